@@ -1,0 +1,19 @@
+#include "commands.h"
+
+#include <algorithm>
+
+namespace mjhand::cli {
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> table = {
+      {"make-hand", "write MJCF for a hand description (DH tables in YAML)", cmd_make_hand},
+      {"run", "simulate a model with its mjhand plugins, write a CSV log and print a summary", cmd_run},
+  };
+  return table;
+}
+
+bool wants_help(const Args& args) {
+  return std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "-h" || a == "--help"; });
+}
+
+}  // namespace mjhand::cli

@@ -1,0 +1,26 @@
+// The mjhand CLI's subcommands. Each takes its own arguments (without the subcommand name) and returns an exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace mjhand::cli {
+
+using Args = std::vector<std::string>;
+
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(const Args& args);
+};
+
+// The table of subcommands, in the order `mjhand --help` lists them.
+const std::vector<Command>& commands();
+
+int cmd_make_hand(const Args& args);  // mjhand make-hand SPEC.yaml -o MODEL.xml
+int cmd_run(const Args& args);        // mjhand run MODEL.xml --duration S [--out DIR]
+
+// True when args contains -h or --help.
+bool wants_help(const Args& args);
+
+}  // namespace mjhand::cli

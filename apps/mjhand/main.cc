@@ -1,0 +1,33 @@
+// mjhand: headless command-line front end. Dispatches to one subcommand per file.
+#include <cstdio>
+#include <cstring>
+#include <exception>
+
+#include "commands.h"
+
+namespace {
+void print_usage() {
+  std::printf("usage: mjhand <command> [options]   (mjhand <command> --help for details)\n\ncommands:\n");
+  for (const auto& c : mjhand::cli::commands()) std::printf("  %-12s %s\n", c.name, c.summary);
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "--help")) {
+    print_usage();
+    return argc < 2 ? 2 : 0;
+  }
+  for (const auto& c : mjhand::cli::commands()) {
+    if (std::strcmp(argv[1], c.name) == 0) {
+      try {
+        return c.run(mjhand::cli::Args(argv + 2, argv + argc));
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "mjhand %s: error: %s\n", c.name, e.what());
+        return 1;
+      }
+    }
+  }
+  std::fprintf(stderr, "mjhand: unknown command '%s'\n", argv[1]);
+  print_usage();
+  return 2;
+}

@@ -1,0 +1,42 @@
+// Forward kinematics and geometric Jacobian of a DH chain over a preallocated workspace (the "Data" half).
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <vector>
+
+#include "kinematics/dh_chain.h"
+
+namespace mjhand {
+
+// Reference frame for Jacobians: the chain's reference frame (where Chain::base is expressed) or the tool frame.
+enum class JacobianFrame { kBase, kTool };
+
+// Workspace for one chain; sized once from the Chain so that per-step calls do not allocate.
+struct ChainData {
+  explicit ChainData(const Chain& chain);
+
+  std::vector<Eigen::Isometry3d> frames;  // frames[i]: DH frame i in the reference frame, i = 0..n
+  std::vector<Eigen::Vector3d> joint_axis;   // unit axis of joint i (0-based) in the reference frame
+  std::vector<Eigen::Vector3d> joint_point;  // a point on that axis
+  Eigen::Isometry3d tip = Eigen::Isometry3d::Identity();  // tool frame in the reference frame
+  Eigen::Matrix<double, 6, Eigen::Dynamic> jacobian;     // rows 0-2 linear (like jacp), 3-5 angular (like jacr)
+
+  // Constant split of each link transform, A_i(q) = link_pre[i] * Joint(q) * link_post[i], cached from the chain.
+  std::vector<Eigen::Isometry3d> link_pre, link_post;
+};
+
+// Computes every link frame and the tool frame for joint vector q (length chain.dof()).
+void forward_kinematics(const Chain& chain, const double* q, ChainData& data);
+
+// Geometric Jacobian of the tool point, from the frames of the last forward_kinematics call.
+void compute_jacobian(const Chain& chain, ChainData& data, JacobianFrame frame = JacobianFrame::kBase);
+
+// Forward kinematics followed by the Jacobian in the chosen frame.
+inline void fk_and_jacobian(const Chain& chain, const double* q, ChainData& data,
+                            JacobianFrame frame = JacobianFrame::kBase) {
+  forward_kinematics(chain, q, data);
+  compute_jacobian(chain, data, frame);
+}
+
+}  // namespace mjhand

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs every Debian package mjhand needs to build, test and benchmark. Idempotent.
+set -euo pipefail
+PKGS=(
+  build-essential cmake pkg-config
+  libmujoco-dev          # MuJoCo 2.2.2: physics engine mjhand extends
+  libqhull-dev           # mujoco::mujoco CMake target lists /usr/include/libqhull_r (Debian packaging gap)
+  libeigen3-dev          # dense linear algebra (FK, Jacobians, SVD)
+  libglfw3-dev           # window + GL context for mjhand-view
+  catch2                 # unit tests (v2)
+  libyaml-cpp-dev        # hand description parser (line numbers in errors)
+  libbenchmark-dev       # Google Benchmark for the benchmark program
+  xvfb xauth             # headless GL for viewer smoke tests
+)
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PKGS[@]} packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,90 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+
+#include "kinematics/forward_kinematics.h"
+
+using namespace mjhand;
+
+namespace {
+// The e_GRASP finger of Table 1 with the link lengths mjhand's model uses.
+Chain egrasp_finger(double l1, double l2, double l3) {
+  Chain c;
+  c.links = {{l1, M_PI / 2, 0, 0}, {l2, 0, 0, 0}, {l3, 0, 0, 0}};
+  return c;
+}
+}  // namespace
+
+TEST_CASE("standard DH finger matches the closed-form e_GRASP transform (eq 16)", "[kinematics]") {
+  const double l1 = 0.02, l2 = 0.045, l3 = 0.03;
+  Chain c = egrasp_finger(l1, l2, l3);
+  ChainData d(c);
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<double> u(-M_PI / 4, M_PI / 4);
+  for (int k = 0; k < 200; ++k) {
+    const double q[3] = {u(rng), u(rng), u(rng)};
+    forward_kinematics(c, q, d);
+    const double c1 = std::cos(q[0]), s1 = std::sin(q[0]), c2 = std::cos(q[1]), s2 = std::sin(q[1]);
+    const double c23 = std::cos(q[1] + q[2]), s23 = std::sin(q[1] + q[2]);
+    // eq (16), with the rotation entries as they follow from Table 1 (the printed eq 2 has OCR slips).
+    Eigen::Matrix4d h;
+    h << c1 * c23, -c1 * s23, s1, c1 * (l3 * c23 + l2 * c2 + l1),  //
+        s1 * c23, -s1 * s23, -c1, s1 * (l3 * c23 + l2 * c2 + l1),    //
+        s23, c23, 0, l3 * s23 + l2 * s2,                             //
+        0, 0, 0, 1;
+    REQUIRE((d.tip.matrix() - h).cwiseAbs().maxCoeff() < 1e-14);
+  }
+}
+
+TEST_CASE("geometric Jacobian equals finite differences of FK, both conventions and joint kinds", "[kinematics]") {
+  for (DHConvention conv : {DHConvention::kStandard, DHConvention::kModified}) {
+    Chain c;
+    c.convention = conv;
+    c.base.translate(Eigen::Vector3d(0.1, -0.2, 0.3)).rotate(Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()));
+    c.links = {{0.03, 0.4, 0.01, 0.2}, {0.05, -1.1, 0.0, 0.0, JointKind::kPrismatic}, {0.02, 0.3, 0.02, -0.5}};
+    c.tool.translate(Eigen::Vector3d(0.01, 0.0, 0.02));
+    ChainData d(c), dp(c);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (int k = 0; k < 50; ++k) {
+      double q[3] = {u(rng), u(rng) * 0.05, u(rng)};
+      fk_and_jacobian(c, q, d);
+      const double h = 1e-6;
+      for (int j = 0; j < 3; ++j) {
+        double qp[3] = {q[0], q[1], q[2]}, qm[3] = {q[0], q[1], q[2]};
+        qp[j] += h;
+        qm[j] -= h;
+        forward_kinematics(c, qp, dp);
+        const Eigen::Isometry3d tp = dp.tip;
+        forward_kinematics(c, qm, dp);
+        const Eigen::Isometry3d tm = dp.tip;
+        const Eigen::Vector3d v = (tp.translation() - tm.translation()) / (2 * h);
+        const Eigen::Matrix3d dr = (tp.linear() - tm.linear()) / (2 * h) * d.tip.linear().transpose();
+        const Eigen::Vector3d w(dr(2, 1), dr(0, 2), dr(1, 0));
+        REQUIRE((d.jacobian.col(j).head<3>() - v).norm() < 1e-8);
+        REQUIRE((d.jacobian.col(j).tail<3>() - w).norm() < 1e-8);
+      }
+      // Tool-frame Jacobian is the base-frame one rotated into the tool frame.
+      Eigen::Matrix<double, 6, Eigen::Dynamic> jb = d.jacobian;
+      compute_jacobian(c, d, JacobianFrame::kTool);
+      const Eigen::Matrix3d r = d.tip.linear();
+      REQUIRE((r * d.jacobian.topRows<3>() - jb.topRows<3>()).cwiseAbs().maxCoeff() < 1e-14);
+      REQUIRE((r * d.jacobian.bottomRows<3>() - jb.bottomRows<3>()).cwiseAbs().maxCoeff() < 1e-14);
+    }
+  }
+}
+
+TEST_CASE("modified DH row equals its standard DH equivalent", "[kinematics]") {
+  // Craig's A_i = Rx(alpha_{i-1}) Tx(a_{i-1}) Rz(theta_i) Tz(d_i): a 2-link planar arm both ways.
+  Chain s, m;
+  s.links = {{0.06, 0, 0, 0}, {0.06, 0, 0, 0}};
+  m.convention = DHConvention::kModified;
+  m.links = {{0, 0, 0, 0}, {0.06, 0, 0, 0}};
+  m.tool.translate(Eigen::Vector3d(0.06, 0, 0));
+  ChainData ds(s), dm(m);
+  const double q[2] = {0.3, -0.8};
+  forward_kinematics(s, q, ds);
+  forward_kinematics(m, q, dm);
+  REQUIRE((ds.tip.matrix() - dm.tip.matrix()).cwiseAbs().maxCoeff() < 1e-15);
+}
