@@ -1,0 +1,221 @@
+#include "host/config.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace mjhand {
+
+namespace {
+bool is_separator(char c) { return c == ';' || c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+bool parse_number(const std::string& s, double* out) {
+  if (s.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v)) return false;
+  *out = v;
+  return true;
+}
+
+std::string fmt(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> parse_key_values(const std::string& text, const std::string& where) {
+  std::vector<std::pair<std::string, std::string>> out;
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && is_separator(text[i])) ++i;
+    if (i >= text.size()) break;
+    size_t j = i;
+    while (j < text.size() && !is_separator(text[j])) ++j;
+    const std::string token = text.substr(i, j - i);
+    i = j;
+    const size_t eq = token.find('=');
+    if (eq == std::string::npos) throw ConfigError(where + ": " + quoted(token) + " is not of the form key=value");
+    const std::string key = token.substr(0, eq), value = token.substr(eq + 1);
+    if (key.empty()) throw ConfigError(where + ": " + quoted(token) + " has an empty key");
+    if (value.empty()) throw ConfigError(where + ": key " + quoted(key) + " has an empty value");
+    for (const auto& kv : out) {
+      if (kv.first == key) throw ConfigError(where + ": key " + quoted(key) + " is given twice");
+    }
+    out.emplace_back(key, value);
+  }
+  return out;
+}
+
+Config::Config(const mjModel* m, std::string instance, std::string type, std::string location,
+               std::vector<std::pair<std::string, std::string>> values)
+    : m_(m), instance_(std::move(instance)), type_(std::move(type)), location_(std::move(location)) {
+  for (auto& kv : values) {
+    order_.push_back(kv.first);
+    values_[kv.first] = std::move(kv.second);
+  }
+}
+
+void Config::fail(const std::string& message) const {
+  throw ConfigError("plugin instance " + quoted(instance_) + " (type " + quoted(type_) + ", " + location_ +
+                    "): " + message);
+}
+
+void Config::fail(const std::string& key, const std::string& message) const {
+  auto it = values_.find(key);
+  std::string value = it == values_.end() ? "" : " = " + quoted(it->second);
+  fail("key " + quoted(key) + value + ": " + message);
+}
+
+const std::string& Config::raw(const std::string& key) const {
+  auto it = values_.find(key);
+  if (it == values_.end()) fail("missing required key " + quoted(key));
+  used_.insert(key);
+  return it->second;
+}
+
+std::string Config::get_string(const std::string& key) const { return raw(key); }
+
+std::string Config::get_string(const std::string& key, const std::string& fallback) const {
+  return has(key) ? raw(key) : fallback;
+}
+
+double Config::get_double(const std::string& key, double lo, double hi) const {
+  const std::string& s = raw(key);
+  double v;
+  if (!parse_number(s, &v)) fail(key, "not a finite number");
+  if (v < lo || v > hi) fail(key, "must lie in [" + fmt(lo) + ", " + fmt(hi) + "]");
+  return v;
+}
+
+double Config::get_double_or(const std::string& key, double fallback, double lo, double hi) const {
+  return has(key) ? get_double(key, lo, hi) : fallback;
+}
+
+int Config::get_int(const std::string& key, int lo, int hi) const {
+  const double v = get_double(key, lo, hi);
+  if (v != std::floor(v)) fail(key, "must be an integer");
+  return static_cast<int>(v);
+}
+
+int Config::get_int_or(const std::string& key, int fallback, int lo, int hi) const {
+  return has(key) ? get_int(key, lo, hi) : fallback;
+}
+
+bool Config::get_bool_or(const std::string& key, bool fallback) const {
+  if (!has(key)) return fallback;
+  const std::string& s = raw(key);
+  if (s == "true" || s == "1" || s == "yes" || s == "on") return true;
+  if (s == "false" || s == "0" || s == "no" || s == "off") return false;
+  fail(key, "must be true or false");
+}
+
+std::vector<double> Config::get_doubles(const std::string& key, int count) const {
+  std::vector<double> out;
+  for (const std::string& item : split_commas(raw(key))) {
+    double v;
+    if (!parse_number(item, &v)) fail(key, "item " + quoted(item) + " is not a finite number");
+    out.push_back(v);
+  }
+  if (count >= 0 && static_cast<int>(out.size()) != count) {
+    fail(key, "needs " + std::to_string(count) + " comma-separated numbers, got " + std::to_string(out.size()));
+  }
+  return out;
+}
+
+std::string Config::get_choice(const std::string& key, const std::vector<std::string>& choices) const {
+  const std::string& s = raw(key);
+  std::string list;
+  for (const auto& c : choices) {
+    if (c == s) return s;
+    list += (list.empty() ? "" : ", ") + c;
+  }
+  fail(key, "must be one of: " + list);
+}
+
+std::string Config::get_choice_or(const std::string& key, const std::string& fallback,
+                                  const std::vector<std::string>& choices) const {
+  return has(key) ? get_choice(key, choices) : fallback;
+}
+
+int Config::get_object(const std::string& key, mjtObj type) const {
+  const std::string& name = raw(key);
+  const int id = mj_name2id(m_, type, name.c_str());
+  if (id < 0) fail(key, std::string("no ") + object_type_name(type) + " named " + quoted(name) + " in the model");
+  return id;
+}
+
+std::vector<int> Config::get_objects(const std::string& key, mjtObj type, bool allow_all) const {
+  const std::string& value = raw(key);
+  std::vector<int> ids;
+  if (allow_all && value == "all") {
+    int n = 0;
+    switch (type) {
+      case mjOBJ_JOINT: n = m_->njnt; break;
+      case mjOBJ_ACTUATOR: n = m_->nu; break;
+      case mjOBJ_SITE: n = m_->nsite; break;
+      case mjOBJ_BODY: n = m_->nbody; break;
+      case mjOBJ_SENSOR: n = m_->nsensor; break;
+      default: fail(key, "'all' is not supported for this kind of object");
+    }
+    for (int i = 0; i < n; ++i) ids.push_back(i);
+    return ids;
+  }
+  for (const std::string& name : split_commas(value)) {
+    if (name.empty()) fail(key, "empty name in the list");
+    const int id = mj_name2id(m_, type, name.c_str());
+    if (id < 0) fail(key, std::string("no ") + object_type_name(type) + " named " + quoted(name) + " in the model");
+    for (int other : ids) {
+      if (other == id) fail(key, quoted(name) + " is listed twice");
+    }
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+void Config::check_all_used() const {
+  for (const auto& key : order_) {
+    if (!used_.count(key) && key != "type") fail(key, "unknown key for plugin type " + quoted(type_));
+  }
+}
+
+const char* object_type_name(mjtObj type) {
+  switch (type) {
+    case mjOBJ_BODY: return "body";
+    case mjOBJ_JOINT: return "joint";
+    case mjOBJ_GEOM: return "geom";
+    case mjOBJ_SITE: return "site";
+    case mjOBJ_ACTUATOR: return "actuator";
+    case mjOBJ_SENSOR: return "sensor";
+    case mjOBJ_TENDON: return "tendon";
+    case mjOBJ_EQUALITY: return "equality";
+    default: return "object";
+  }
+}
+
+std::string object_label(const mjModel* m, mjtObj type, int id) {
+  const char* n = mj_id2name(m, type, id);
+  return n && *n ? quoted(n) : "#" + std::to_string(id);
+}
+
+}  // namespace mjhand

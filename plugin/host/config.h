@@ -1,0 +1,83 @@
+// Key=value configuration of one plugin instance, read from the MJCF and validated once at creation.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mjhand {
+
+// Thrown for any configuration problem; the message names the instance, its location, the key and the value.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Prefix of the <custom><text> names that declare mjhand plugin instances: name="mjhand:INSTANCE".
+inline constexpr const char* kInstancePrefix = "mjhand:";
+
+// Parses "type=pid joints=a,b kp=2" (separators: whitespace or ';') into ordered key/value pairs.
+// Throws ConfigError (prefixed with `where`) on a token without '=', an empty key or value, or a duplicate key.
+std::vector<std::pair<std::string, std::string>> parse_key_values(const std::string& text, const std::string& where);
+
+// Typed, validating access to one instance's keys. Every getter marks its key as used; the host rejects the
+// instance if any key was never read (so a misspelt option is an error, not silently ignored).
+class Config {
+ public:
+  Config(const mjModel* m, std::string instance, std::string type, std::string location,
+         std::vector<std::pair<std::string, std::string>> values);
+
+  const mjModel* model() const { return m_; }
+  const std::string& instance() const { return instance_; }
+  const std::string& type() const { return type_; }
+
+  // True if the key is present (does not mark it used).
+  bool has(const std::string& key) const { return values_.count(key) > 0; }
+
+  std::string get_string(const std::string& key) const;
+  std::string get_string(const std::string& key, const std::string& fallback) const;
+  // Numbers must parse completely and be finite; [lo, hi] bounds are checked when given.
+  double get_double(const std::string& key, double lo = -mjMAXVAL, double hi = mjMAXVAL) const;
+  double get_double_or(const std::string& key, double fallback, double lo = -mjMAXVAL, double hi = mjMAXVAL) const;
+  int get_int(const std::string& key, int lo, int hi) const;
+  int get_int_or(const std::string& key, int fallback, int lo, int hi) const;
+  bool get_bool_or(const std::string& key, bool fallback) const;
+  // Comma-separated list of numbers; `count` >= 0 demands that many.
+  std::vector<double> get_doubles(const std::string& key, int count = -1) const;
+  // One of `choices`.
+  std::string get_choice(const std::string& key, const std::vector<std::string>& choices) const;
+  std::string get_choice_or(const std::string& key, const std::string& fallback,
+                            const std::vector<std::string>& choices) const;
+
+  // MJCF object named by the key's value (mjOBJ_JOINT, mjOBJ_SITE, ...): its id, or an error naming the missing name.
+  int get_object(const std::string& key, mjtObj type) const;
+  // Comma-separated list of object names -> ids. "all" means every object of that type when allow_all is set.
+  std::vector<int> get_objects(const std::string& key, mjtObj type, bool allow_all = false) const;
+
+  // Throws ConfigError for this instance and key, e.g. fail("kp", "must be positive").
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const;
+  // Throws ConfigError for this instance without a key.
+  [[noreturn]] void fail(const std::string& message) const;
+  // Throws for the first key that no getter read.
+  void check_all_used() const;
+
+ private:
+  const std::string& raw(const std::string& key) const;  // value or "missing key" error
+  const mjModel* m_;
+  std::string instance_, type_, location_;
+  std::map<std::string, std::string> values_;
+  std::vector<std::string> order_;  // keys as written, for deterministic messages
+  mutable std::set<std::string> used_;
+};
+
+// Human name of an MJCF object type for messages ("joint", "site", ...).
+const char* object_type_name(mjtObj type);
+
+// "'NAME'" of object id, or "#ID" when it has no name: safe to put in any message.
+std::string object_label(const mjModel* m, mjtObj type, int id);
+
+}  // namespace mjhand

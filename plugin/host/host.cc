@@ -1,0 +1,226 @@
+#include "host/host.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+
+#include "host/dispatch.h"
+#include "host/registry.h"
+
+namespace mjhand {
+
+namespace {
+// d->userdata[0] holds this marker once the state is initialised; mj_resetData zeroes it, which re-triggers init.
+constexpr mjtNum kStateMarker = 7.0411e15;
+constexpr int kHeaderSize = 1;
+
+std::string text_name(const mjModel* m, int i) { return m->names + m->name_textadr[i]; }
+
+std::string text_data(const mjModel* m, int i) {
+  return std::string(m->text_data + m->text_adr[i], m->text_size[i] > 0 ? m->text_size[i] - 1 : 0);
+}
+
+bool is_instance_text(const mjModel* m, int i) {
+  return std::strncmp(m->names + m->name_textadr[i], kInstancePrefix, std::strlen(kInstancePrefix)) == 0;
+}
+
+// "FILE:LINE" of the <text> that declares `full_name`, when the MJCF is known; otherwise "<custom> text 'NAME'".
+std::string locate(const AttachOptions& options, const std::string& full_name) {
+  std::string where = "<custom><text name=\"" + full_name + "\">";
+  if (options.xml_path.empty()) return where;
+  std::ifstream in(options.xml_path);
+  std::string line;
+  const std::string needle = "\"" + full_name + "\"";
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.find(needle) != std::string::npos) return options.xml_path + ":" + std::to_string(n);
+  }
+  return options.xml_path + ", " + where;
+}
+
+// Resolves every declared instance: type lookup, factory (which validates keys), unknown-key check.
+std::vector<Instance> create_instances(const mjModel* m, const AttachOptions& options) {
+  std::vector<Instance> out;
+  for (int i = 0; i < m->ntext; ++i) {
+    if (!is_instance_text(m, i)) continue;
+    const std::string full = text_name(m, i);
+    const std::string name = full.substr(std::strlen(kInstancePrefix));
+    const std::string where = locate(options, full);
+    if (name.empty()) throw ConfigError(where + ": plugin instance has an empty name after '" + kInstancePrefix + "'");
+    auto values = parse_key_values(text_data(m, i), "plugin instance '" + name + "' (" + where + ")");
+    std::string type;
+    for (const auto& kv : values) {
+      if (kv.first == "type") type = kv.second;
+    }
+    if (type.empty()) {
+      throw ConfigError("plugin instance '" + name + "' (" + where + "): missing required key 'type'");
+    }
+    const PluginType* pt = PluginRegistry::global().find(type);
+    if (!pt) {
+      std::string known;
+      for (const auto& n : PluginRegistry::global().names()) known += (known.empty() ? "" : ", ") + n;
+      throw ConfigError("plugin instance '" + name + "' (" + where + "): key 'type' = '" + type +
+                        "': unknown plugin type (registered: " + known + ")");
+    }
+    Config cfg(m, name, type, where, std::move(values));
+    std::unique_ptr<Plugin> plugin = pt->factory(m, cfg);
+    if (!plugin) cfg.fail("the factory returned no plugin");
+    cfg.check_all_used();
+    if (plugin->nstate() < 0) cfg.fail("negative state size");
+    for (int id : plugin->owned_sensors()) {
+      if (id < 0 || id >= m->nsensor) cfg.fail("claims sensor id " + std::to_string(id) + ", out of range");
+      if (m->sensor_type[id] != mjSENS_USER) {
+        cfg.fail("sensor " + object_label(m, mjOBJ_SENSOR, id) + " is not a <user> sensor, so MuJoCo would never ask for it");
+      }
+    }
+    for (int id : plugin->owned_actuators()) {
+      if (id < 0 || id >= m->nu) cfg.fail("claims actuator id " + std::to_string(id) + ", out of range");
+      if (m->actuator_gaintype[id] != mjGAIN_USER && m->actuator_biastype[id] != mjBIAS_USER &&
+          m->actuator_dyntype[id] != mjDYN_USER) {
+        cfg.fail("actuator " + object_label(m, mjOBJ_ACTUATOR, id) +
+                 " has no gaintype/biastype/dyntype=\"user\", so MuJoCo would never ask the plugin for it");
+      }
+    }
+    Instance inst;
+    inst.name = name;
+    inst.type = type;
+    inst.plugin = std::move(plugin);
+    out.push_back(std::move(inst));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<Host> Host::attach(const mjModel* m, const AttachOptions& options) {
+  if (!m) throw ConfigError("attach: model is null");
+  std::unique_ptr<Host> host(new Host(m));
+  host->instances_ = create_instances(m, options);
+  host->actuator_owner_.assign(m->nu, -1);
+  std::vector<int> sensor_owner(m->nsensor, -1);
+  int adr = 0;
+  for (size_t k = 0; k < host->instances_.size(); ++k) {
+    Instance& inst = host->instances_[k];
+    const int caps = inst.plugin->capabilities();
+    for (int id : inst.plugin->owned_actuators()) {
+      if (host->actuator_owner_[id] >= 0) {
+        throw ConfigError("plugin instances '" + host->instances_[host->actuator_owner_[id]].name + "' and '" +
+                          inst.name + "' both drive actuator " + object_label(m, mjOBJ_ACTUATOR, id));
+      }
+      host->actuator_owner_[id] = static_cast<int>(k);
+    }
+    for (int id : inst.plugin->owned_sensors()) {
+      if (sensor_owner[id] >= 0) {
+        throw ConfigError("plugin instances '" + host->instances_[sensor_owner[id]].name + "' and '" + inst.name +
+                          "' both write sensor " + object_label(m, mjOBJ_SENSOR, id));
+      }
+      sensor_owner[id] = static_cast<int>(k);
+    }
+    if (!inst.plugin->owned_actuators().empty() && !(caps & kCapActuator)) {
+      throw ConfigError("plugin instance '" + inst.name + "' owns actuators but lacks the actuator capability");
+    }
+    if (!inst.plugin->owned_sensors().empty() && !(caps & kCapSensor)) {
+      throw ConfigError("plugin instance '" + inst.name + "' owns sensors but lacks the sensor capability");
+    }
+    inst.state_adr = kHeaderSize + adr;
+    adr += inst.plugin->nstate();
+  }
+  host->userdata_size_ = adr > 0 ? kHeaderSize + adr : 0;
+  if (host->userdata_size_ > m->nuserdata) {
+    throw ConfigError("the mjhand plugin instances need " + std::to_string(host->userdata_size_) +
+                      " entries of d->userdata but the model declares nuserdata=" + std::to_string(m->nuserdata) +
+                      ": add <size nuserdata=\"" + std::to_string(host->userdata_size_) + "\"/> to the MJCF");
+  }
+  for (const Instance& inst : host->instances_) {
+    const int caps = inst.plugin->capabilities();
+    if (caps & kCapControl) host->control_.push_back(&inst);
+    if (caps & kCapPassive) host->passive_.push_back(&inst);
+    if (caps & kCapSensor) host->sensor_.push_back(&inst);
+  }
+  if (!host->instances_.empty()) {
+    dispatch::register_host(m, host.get());  // throws if m is already attached or the table is full
+    host->registered_ = true;
+  }
+  return host;
+}
+
+Host::~Host() {
+  if (registered_) dispatch::unregister_host(m_, this);
+}
+
+const Instance* Host::find(const std::string& name) const {
+  for (const Instance& inst : instances_) {
+    if (inst.name == name) return &inst;
+  }
+  return nullptr;
+}
+
+bool Host::state_ready(const mjData* d) const {
+  return userdata_size_ == 0 || d->userdata[0] == kStateMarker;
+}
+
+void Host::reset_state(mjData* d) const {
+  if (userdata_size_ == 0) return;
+  std::fill(d->userdata, d->userdata + userdata_size_, 0.0);
+  for (const Instance& inst : instances_) {
+    if (inst.plugin->nstate() > 0) inst.plugin->reset(m_, d, state(d, inst));
+  }
+  d->userdata[0] = kStateMarker;
+}
+
+void Host::ensure_state(const mjData* d) const {
+  // The actuator callbacks receive a const mjData; the state they may initialise is still the caller's own memory.
+  if (!state_ready(d)) reset_state(const_cast<mjData*>(d));
+}
+
+void Host::run_control(mjData* d) const {
+  ensure_state(d);
+  for (const Instance* inst : control_) inst->plugin->control(m_, d, state(d, *inst));
+}
+
+void Host::run_passive(mjData* d) const {
+  ensure_state(d);
+  for (const Instance* inst : passive_) inst->plugin->passive(m_, d, state(d, *inst));
+}
+
+void Host::run_sensor(mjData* d, int stage) const {
+  ensure_state(d);
+  for (const Instance* inst : sensor_) inst->plugin->sensor(m_, d, stage, state(d, *inst));
+}
+
+mjtNum Host::actuator_gain(const mjData* d, int id) const {
+  ensure_state(d);
+  const Instance& inst = instances_[actuator_owner_[id]];
+  return inst.plugin->actuator_gain(m_, d, id, d->userdata + inst.state_adr);
+}
+
+mjtNum Host::actuator_bias(const mjData* d, int id) const {
+  ensure_state(d);
+  const Instance& inst = instances_[actuator_owner_[id]];
+  return inst.plugin->actuator_bias(m_, d, id, d->userdata + inst.state_adr);
+}
+
+mjtNum Host::actuator_dyn(const mjData* d, int id) const {
+  ensure_state(d);
+  const Instance& inst = instances_[actuator_owner_[id]];
+  return inst.plugin->actuator_dyn(m_, d, id, d->userdata + inst.state_adr);
+}
+
+int required_userdata(const mjModel* m) {
+  std::vector<Instance> instances = create_instances(m, {});
+  int total = 0;
+  for (const Instance& inst : instances) total += inst.plugin->nstate();
+  return total > 0 ? kHeaderSize + total : 0;
+}
+
+int count_declared_instances(const mjModel* m) {
+  int n = 0;
+  for (int i = 0; i < m->ntext; ++i) n += is_instance_text(m, i) ? 1 : 0;
+  return n;
+}
+
+ScopedStateRestore::ScopedStateRestore(const mjModel* m, mjData* d)
+    : d_(d), saved_(d->userdata, d->userdata + m->nuserdata) {}
+
+ScopedStateRestore::~ScopedStateRestore() { std::copy(saved_.begin(), saved_.end(), d_->userdata); }
+
+}  // namespace mjhand

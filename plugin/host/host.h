@@ -1,0 +1,95 @@
+// The plugin host: finds the mjhand plugin instances declared in a model's MJCF, validates them, and routes
+// MuJoCo 2.2.2's process-global callbacks to them by model, keeping per-simulation state in d->userdata.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "host/config.h"
+#include "host/plugin.h"
+
+namespace mjhand {
+
+struct AttachOptions {
+  std::string xml_path;  // the MJCF the model came from: lets errors name the line of a bad instance
+};
+
+// One declared instance, as attached.
+struct Instance {
+  std::string name;  // the part after "mjhand:" in <text name="mjhand:NAME">
+  std::string type;
+  int state_adr = 0;  // first entry of its state in d->userdata
+  std::unique_ptr<Plugin> plugin;
+};
+
+class Host {
+ public:
+  // Parses and validates every instance of m (throws ConfigError naming instance, key and value), then routes
+  // m's callbacks to them until the Host is destroyed. A model without instances attaches as a pass-through.
+  static std::unique_ptr<Host> attach(const mjModel* m, const AttachOptions& options = {});
+  // Stops routing; restores the callbacks mjhand replaced once no model is attached.
+  ~Host();
+  Host(const Host&) = delete;
+  Host& operator=(const Host&) = delete;
+
+  const mjModel* model() const { return m_; }
+  const std::vector<Instance>& instances() const { return instances_; }
+  // The instance called `name`, or nullptr.
+  const Instance* find(const std::string& name) const;
+  // Entries of d->userdata mjhand uses (header + every instance's state); 0 when nothing is stateful.
+  int userdata_size() const { return userdata_size_; }
+  // Initialises every instance's state in d now (otherwise done on the first callback after make/reset).
+  void reset_state(mjData* d) const;
+  // True once d's mjhand state has been initialised (false after mj_makeData / mj_resetData).
+  bool state_ready(const mjData* d) const;
+  // The state slice of instance `inst` in d.
+  mjtNum* state(mjData* d, const Instance& inst) const { return d->userdata + inst.state_adr; }
+
+  // Callback bodies, called by the global trampolines for this host's model.
+  void run_control(mjData* d) const;
+  void run_passive(mjData* d) const;
+  void run_sensor(mjData* d, int stage) const;
+  bool owns_actuator(int id) const { return actuator_owner_[id] >= 0; }
+  mjtNum actuator_gain(const mjData* d, int id) const;
+  mjtNum actuator_bias(const mjData* d, int id) const;
+  mjtNum actuator_dyn(const mjData* d, int id) const;
+
+ private:
+  explicit Host(const mjModel* m) : m_(m) {}
+  void ensure_state(const mjData* d) const;
+
+  const mjModel* m_;
+  std::vector<Instance> instances_;
+  std::vector<const Instance*> control_, passive_, sensor_;
+  std::vector<int> actuator_owner_;  // nu entries: index into instances_ or -1
+  int userdata_size_ = 0;
+  bool registered_ = false;
+};
+
+// Entries of d->userdata the mjhand instances of m need (what <size nuserdata> must be at least).
+int required_userdata(const mjModel* m);
+
+// Number of <text name="mjhand:..."> instances declared in m (no validation).
+int count_declared_instances(const mjModel* m);
+
+// True while mjhand's trampolines are the installed MuJoCo callbacks (a program that overwrote them breaks routing).
+bool callbacks_installed();
+
+// Saves d->userdata on construction and puts it back on destruction: wrap mjd_transitionFD and other calls that
+// step internally, which run mjcb_control and would otherwise advance the plugins' state.
+class ScopedStateRestore {
+ public:
+  ScopedStateRestore(const mjModel* m, mjData* d);
+  ~ScopedStateRestore();
+  ScopedStateRestore(const ScopedStateRestore&) = delete;
+  ScopedStateRestore& operator=(const ScopedStateRestore&) = delete;
+
+ private:
+  mjData* d_;
+  std::vector<mjtNum> saved_;
+};
+
+}  // namespace mjhand

@@ -1,0 +1,47 @@
+// Registry of plugin types: name -> factory. Built-in types are listed in builtin_plugins.cc; users add their own.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "host/config.h"
+#include "host/plugin.h"
+
+namespace mjhand {
+
+// Builds a validated instance from its configuration (or throws ConfigError via cfg.fail).
+using PluginFactory = std::function<std::unique_ptr<Plugin>(const mjModel* m, const Config& cfg)>;
+
+struct PluginType {
+  std::string name;
+  std::string summary;  // one line for `--help` listings
+  PluginFactory factory;
+};
+
+class PluginRegistry {
+ public:
+  // The process-wide registry, with the built-in types already added.
+  static PluginRegistry& global();
+
+  // Adds a type; throws std::invalid_argument if the name is empty, taken, or has characters other than [A-Za-z0-9_.-].
+  void add(PluginType type);
+  // The type called `name`, or nullptr.
+  const PluginType* find(const std::string& name) const;
+  // All registered type names, sorted.
+  std::vector<std::string> names() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<std::unique_ptr<PluginType>> types_;  // stable addresses for find()
+};
+
+// Registers a user-defined plugin type with the global registry (call before attaching models that use it).
+void register_plugin_type(const std::string& name, const std::string& summary, PluginFactory factory);
+
+// Adds mjhand's own plugin types; defined in builtin_plugins.cc, where later features list theirs.
+void register_builtin_plugins(PluginRegistry& registry);
+
+}  // namespace mjhand
