@@ -3,6 +3,7 @@
 #include <cstring>
 #include <exception>
 
+#include "args.h"
 #include "commands.h"
 
 namespace {
@@ -21,6 +22,9 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[1], c.name) == 0) {
       try {
         return c.run(mjhand::cli::Args(argv + 2, argv + argc));
+      } catch (const mjhand::cli::UsageError& e) {
+        std::fprintf(stderr, "mjhand %s: %s (see mjhand %s --help)\n", c.name, e.what(), c.name);
+        return 2;
       } catch (const std::exception& e) {
         std::fprintf(stderr, "mjhand %s: error: %s\n", c.name, e.what());
         return 1;

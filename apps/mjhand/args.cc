@@ -1,0 +1,68 @@
+#include "args.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace mjhand::cli {
+
+ArgReader::ArgReader(const Args& args, std::set<std::string> value_options, std::set<std::string> flags) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.size() < 2 || a.compare(0, 2, "--") != 0 || a == "--") {
+      if (a.size() > 1 && a[0] == '-' && a != "-") throw UsageError("unknown option '" + a + "'");
+      positional_.push_back(a);
+      continue;
+    }
+    std::string name = a, value;
+    const size_t eq = a.find('=');
+    const bool inline_value = eq != std::string::npos;
+    if (inline_value) {
+      name = a.substr(0, eq);
+      value = a.substr(eq + 1);
+    }
+    if (flags.count(name)) {
+      if (inline_value) throw UsageError("option '" + name + "' takes no value");
+      flags_seen_.insert(name);
+    } else if (value_options.count(name)) {
+      if (!inline_value) {
+        if (i + 1 >= args.size()) throw UsageError("option '" + name + "' needs a value");
+        value = args[++i];
+      }
+      if (value.empty()) throw UsageError("option '" + name + "' has an empty value");
+      if (values_.count(name)) throw UsageError("option '" + name + "' is given twice");
+      values_[name] = value;
+    } else {
+      throw UsageError("unknown option '" + name + "'");
+    }
+  }
+}
+
+std::string ArgReader::get(const std::string& name, const std::string& fallback) const {
+  auto it = values_.find(name);
+  return it == values_.end() ? fallback : it->second;
+}
+
+double ArgReader::get_double(const std::string& name, double fallback, double lo, double hi) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(it->second.c_str(), &end);
+  if (end != it->second.c_str() + it->second.size() || errno == ERANGE || !std::isfinite(v)) {
+    throw UsageError("option '" + name + "': '" + it->second + "' is not a finite number");
+  }
+  if (v < lo || v > hi) {
+    throw UsageError("option '" + name + "': " + it->second + " is outside [" + std::to_string(lo) + ", " +
+                     std::to_string(hi) + "]");
+  }
+  return v;
+}
+
+int ArgReader::get_int(const std::string& name, int fallback, int lo, int hi) const {
+  const double v = get_double(name, fallback, lo, hi);
+  if (v != std::floor(v)) throw UsageError("option '" + name + "' must be an integer");
+  return static_cast<int>(v);
+}
+
+}  // namespace mjhand::cli

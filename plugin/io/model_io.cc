@@ -1,0 +1,38 @@
+#include "io/model_io.h"
+
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+
+namespace mjhand {
+
+ModelPtr load_model(const std::string& path) {
+  {
+    std::ifstream probe(path);
+    if (!probe) throw std::runtime_error(path + ": cannot open file");
+  }
+  char error[1024] = {0};
+  mjModel* m = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
+  if (!m) throw std::runtime_error(path + ": MuJoCo cannot load it: " + error);
+  return ModelPtr(m);
+}
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  const std::string tmp = path + ".partial";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error(path + ": cannot write (cannot create " + tmp + ")");
+    out << content;
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      throw std::runtime_error(path + ": write failed");
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error(path + ": cannot move the finished file into place");
+  }
+}
+
+}  // namespace mjhand

@@ -1,0 +1,29 @@
+// Loading MJCF with errors that name the file, and owning pointers for mjModel/mjData.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <memory>
+#include <string>
+
+namespace mjhand {
+
+struct ModelDeleter {
+  void operator()(mjModel* m) const { mj_deleteModel(m); }
+};
+struct DataDeleter {
+  void operator()(mjData* d) const { mj_deleteData(d); }
+};
+using ModelPtr = std::unique_ptr<mjModel, ModelDeleter>;
+using DataPtr = std::unique_ptr<mjData, DataDeleter>;
+
+// Compiles an MJCF file; throws std::runtime_error "PATH: <MuJoCo's message>" on failure.
+ModelPtr load_model(const std::string& path);
+
+// A fresh mjData for m.
+inline DataPtr make_data(const mjModel* m) { return DataPtr(mj_makeData(m)); }
+
+// Writes `content` to `path` through a temporary file and a rename, so readers never see a half-written file.
+void write_file_atomically(const std::string& path, const std::string& content);
+
+}  // namespace mjhand

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs dependencies, builds mjhand and runs the whole test suite through ctest: first a Release build,
+# then an ASan+UBSan build (set MJHAND_SKIP_SANITIZE=1 to skip the second).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+scripts/install-deps.sh
+jobs="$(nproc)"
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$jobs"
+(cd build && ctest --output-on-failure -j"$jobs")
+
+if [ "${MJHAND_SKIP_SANITIZE:-0}" != "1" ]; then
+  cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMJHAND_SANITIZE=ON \
+        -DMJHAND_BUILD_BENCHMARKS=OFF >/dev/null
+  cmake --build build-sanitize -j"$jobs"
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  (cd build-sanitize && ctest --output-on-failure -j"$jobs")
+fi
