@@ -1,0 +1,48 @@
+#include "kinematics/singularity.h"
+
+#include <Eigen/SVD>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+// The literal sqrt(det(J J^T)) is identically 0 for a tall J (m > n, e.g. a 6 x 3 finger Jacobian), which says
+// nothing; the product of the min(m, n) singular values equals it for m <= n and sqrt(det(J^T J)) otherwise.
+
+namespace mjhand {
+
+namespace {
+
+template <typename Vector>
+SingularityMeasures from_singular_values(const Vector& sv, int rows, int cols, double rank_tol) {
+  SingularityMeasures s;
+  const int k = static_cast<int>(sv.size());
+  if (k == 0) {
+    s.condition = std::numeric_limits<double>::infinity();
+    return s;
+  }
+  s.sigma_max = sv(0);  // Eigen sorts singular values in decreasing order
+  s.sigma_min = sv(k - 1);
+  if (rank_tol < 0) rank_tol = std::max(rows, cols) * std::numeric_limits<double>::epsilon() * s.sigma_max;
+  s.manipulability = 1.0;
+  for (int i = 0; i < k; ++i) {
+    s.manipulability *= sv(i);
+    if (sv(i) > rank_tol) ++s.rank;
+  }
+  s.condition = s.rank < k ? std::numeric_limits<double>::infinity() : s.sigma_max / s.sigma_min;
+  return s;
+}
+
+}  // namespace
+
+SingularityMeasures singularity_measures(const Eigen::Ref<const Eigen::MatrixXd>& j, double rank_tol) {
+  const int rows = static_cast<int>(j.rows()), cols = static_cast<int>(j.cols());
+  if (rows <= 6 && cols <= 6) {  // finger-sized: fixed-capacity storage keeps per-step use allocation-free
+    using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
+    const Eigen::JacobiSVD<Small> svd{Small(j)};
+    return from_singular_values(svd.singularValues(), rows, cols, rank_tol);
+  }
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(j);
+  return from_singular_values(svd.singularValues(), rows, cols, rank_tol);
+}
+
+}  // namespace mjhand

@@ -1,0 +1,20 @@
+// Singularity measures of a (finger) Jacobian: how close a posture is to losing a direction of tip motion.
+#pragma once
+
+#include <Eigen/Core>
+
+namespace mjhand {
+
+struct SingularityMeasures {
+  double manipulability = 0.0;  // product of the min(m, n) singular values (Yoshikawa's sqrt(det(J J^T)) for m <= n)
+  double sigma_min = 0.0;       // smallest of the min(m, n) singular values
+  double sigma_max = 0.0;
+  double condition = 0.0;       // sigma_max / sigma_min; +inf when rank < min(m, n)
+  int rank = 0;                 // singular values above the rank tolerance
+};
+
+// Measures of any m x n J, e.g. data.jacobian.topRows<3>() for the tip position of a 3-joint finger.
+// rank_tol < 0 selects the LAPACK/NumPy default max(m, n) * eps * sigma_max; J up to 6 x 6 does not allocate.
+SingularityMeasures singularity_measures(const Eigen::Ref<const Eigen::MatrixXd>& jacobian, double rank_tol = -1.0);
+
+}  // namespace mjhand
