@@ -1,0 +1,88 @@
+// A robotic hand as a human-editable YAML description: palm, fingers as DH tables, actuators, plugin instances.
+// Degrees appear only in the YAML (keys ending in _deg); everything in these structs is SI and radians.
+// Format reference: docs/hand-description.md.
+#pragma once
+
+#include <Eigen/Geometry>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hand/yaml_fields.h"
+#include "kinematics/dh_chain.h"
+
+namespace mjhand {
+
+enum class PalmMount { kFixed, kFree };
+
+struct PalmSpec {
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();  // palm frame in the world (initial pose when free)
+  PalmMount mount = PalmMount::kFixed;
+  Eigen::Vector3d half_size = Eigen::Vector3d::Zero();  // box half extents [m]
+  Eigen::Vector3d box_pos = Eigen::Vector3d::Zero();    // box centre in the palm frame [m]
+  double mass = 0.0;                                    // [kg]
+};
+
+struct LinkSpec {
+  DHLink dh;                       // lower/upper are +-infinity when the joint is unlimited
+  double radius = 0.0;             // capsule radius [m]
+  double mass = 0.0;               // [kg]
+  bool allow_zero_length = false;  // opt-out: a link whose joint-to-next-joint segment is empty gets a sphere
+};
+
+struct FingerSpec {
+  std::string name;
+  Eigen::Isometry3d base = Eigen::Isometry3d::Identity();  // DH frame 0 in the palm frame
+  std::vector<LinkSpec> links;
+  Eigen::Isometry3d tool = Eigen::Isometry3d::Identity();  // fingertip frame in the last DH frame
+  double damping = 0.0;   // joint damping [N m s/rad or N s/m]
+  double armature = 0.0;  // joint armature [kg m^2 or kg]
+};
+
+enum class ActuatorType { kPosition, kVelocity, kMotor };
+
+// One actuator entry; expands to one MuJoCo actuator per listed joint.
+struct ActuatorSpec {
+  ActuatorType type = ActuatorType::kPosition;
+  std::vector<std::string> joints;  // resolved joint names ("all" already expanded)
+  double gain = 0.0;                // kp (position), kv (velocity), gear (motor)
+  bool ctrl_from_joint_range = true;  // position without ctrlrange: each joint's range
+  bool ctrllimited = false;
+  double ctrl_lower = 0.0, ctrl_upper = 0.0;  // [rad, m, or N m / N for motors]
+  bool forcelimited = false;
+  double force_lower = 0.0, force_upper = 0.0;
+};
+
+// An mjhand plugin instance, written into the model as <custom><text name="mjhand:NAME" data="type=T k=v ..."/>.
+struct PluginSpec {
+  std::string name, type;
+  std::vector<std::pair<std::string, std::string>> config;  // in file order
+};
+
+struct HandSpec {
+  std::string name;
+  DHConvention convention = DHConvention::kStandard;
+  PalmSpec palm;
+  std::vector<FingerSpec> fingers;
+  std::vector<ActuatorSpec> actuators;
+  std::vector<PluginSpec> plugins;
+  int nuserdata = 0;
+  bool self_collision = false;  // false: hand geoms never collide with each other (see docs/hand-description.md)
+};
+
+// Joint name of link k (0-based) of a finger: "<finger>_j<k+1>", shared by the writer and the model reader.
+std::string joint_name(const std::string& finger, int k);
+// Body name of link k (0-based): "<finger>_link<k+1>".
+std::string link_body_name(const std::string& finger, int k);
+// Fingertip site name: "<finger>_tip".
+std::string tip_site_name(const std::string& finger);
+
+// Parses a description held in memory; source_name is what error messages cite as FILE.
+HandSpec parse_hand_spec(const std::string& yaml_text, const std::string& source_name);
+// Reads and parses a description file; errors cite the path as given.
+HandSpec load_hand_spec(const std::string& path);
+// Writes a description back as YAML that parse_hand_spec reads to an equal spec (rotations as axis + angle_deg).
+std::string hand_spec_to_yaml(const HandSpec& spec);
+
+}  // namespace mjhand

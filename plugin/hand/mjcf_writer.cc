@@ -1,0 +1,187 @@
+#include "hand/mjcf_writer.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "hand/chain_encoding.h"
+#include "hand/hand_chains.h"
+#include "hand/number_format.h"
+
+namespace mjhand {
+
+namespace {
+// Full precision (format_exact reads back bit-identical) so MuJoCo's sites match DH FK to 1e-9; values below 1e-15
+// are sin/cos rounding noise, far below any tolerance, and are written as 0 to keep the file readable.
+std::string num(double v) {
+  if (std::fabs(v) < 1e-15) v = 0.0;
+  return format_exact(v);
+}
+
+std::string nums(std::initializer_list<double> values) {
+  std::string s;
+  for (double v : values) s += (s.empty() ? "" : " ") + num(v);
+  return s;
+}
+
+std::string pose_attrs(const Eigen::Isometry3d& pose) {
+  const Eigen::Vector3d p = pose.translation();
+  Eigen::Quaterniond q(pose.linear());
+  if (q.w() < 0) q.coeffs() *= -1;
+  return "pos=\"" + nums({p.x(), p.y(), p.z()}) + "\" quat=\"" + nums({q.w(), q.x(), q.y(), q.z()}) + "\"";
+}
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// "--" may not appear inside an XML comment.
+std::string comment_safe(std::string s) {
+  for (std::size_t i; (i = s.find("--")) != std::string::npos;) s.replace(i, 2, "- -");
+  return s;
+}
+
+struct Writer {
+  const HandSpec& spec;
+  std::ostringstream out;
+  std::string geom_contact;  // contype/conaffinity attributes for hand geoms
+
+  void indent(int depth) { out << std::string(2 * depth, ' '); }
+
+  void finger(const FingerSpec& f) {
+    const int n = static_cast<int>(f.links.size());
+    std::vector<Eigen::Isometry3d> pre(n), post(n);
+    for (int k = 0; k < n; ++k) dh_split(spec.convention, f.links[k].dh, &pre[k], &post[k]);
+    Eigen::Isometry3d body_pose = f.base * pre[0];  // link k's body sits at its joint frame
+    for (int k = 0; k < n; ++k) {
+      const LinkSpec& l = f.links[k];
+      const int depth = 3 + k;
+      const bool revolute = l.dh.kind == JointKind::kRevolute;
+      indent(depth);
+      out << "<body name=\"" << link_body_name(f.name, k) << "\" " << pose_attrs(body_pose) << ">\n";
+      indent(depth + 1);
+      out << "<joint name=\"" << joint_name(f.name, k) << "\" type=\"" << (revolute ? "hinge" : "slide")
+          << "\" pos=\"0 0 0\" axis=\"0 0 1\"";
+      if (std::isfinite(l.dh.lower)) {
+        out << " limited=\"true\" range=\"" << nums({l.dh.lower, l.dh.upper}) << "\"";
+      } else {
+        out << " limited=\"false\"";
+      }
+      out << " damping=\"" << num(f.damping) << "\" armature=\"" << num(f.armature) << "\"/>\n";
+      const Eigen::Isometry3d to_next = k + 1 < n ? post[k] * pre[k + 1] : post[k] * f.tool;
+      const Eigen::Vector3d end = to_next.translation();
+      indent(depth + 1);
+      out << "<geom name=\"" << link_body_name(f.name, k) << "_geom\" ";
+      if (end.norm() < 1e-9) {  // allowed zero-length link: a sphere keeps it massive and visible
+        out << "type=\"sphere\" size=\"" << num(l.radius) << "\"";
+      } else {
+        out << "type=\"capsule\" fromto=\"0 0 0 " << nums({end.x(), end.y(), end.z()}) << "\" size=\""
+            << num(l.radius) << "\"";
+      }
+      out << " mass=\"" << num(l.mass) << "\"" << geom_contact << " rgba=\"0.85 0.7 0.6 1\"/>\n";
+      if (k + 1 < n) body_pose = to_next;
+    }
+    indent(3 + n);
+    out << "<site name=\"" << tip_site_name(f.name) << "\" " << pose_attrs(post[n - 1] * f.tool)
+        << " size=\"0.004\" rgba=\"1 0.2 0.2 1\"/>\n";
+    for (int k = n - 1; k >= 0; --k) {
+      indent(3 + k);
+      out << "</body>\n";
+    }
+  }
+
+  void actuators() {
+    if (spec.actuators.empty()) return;
+    out << "  <actuator>\n";
+    for (const ActuatorSpec& a : spec.actuators) {
+      const char* tag = a.type == ActuatorType::kPosition ? "position"
+                        : a.type == ActuatorType::kVelocity ? "velocity"
+                                                            : "motor";
+      for (const std::string& j : a.joints) {
+        out << "    <" << tag << " name=\"" << j << "_" << tag << "\" joint=\"" << j << "\"";
+        if (a.type == ActuatorType::kPosition) out << " kp=\"" << num(a.gain) << "\"";
+        if (a.type == ActuatorType::kVelocity) out << " kv=\"" << num(a.gain) << "\"";
+        if (a.type == ActuatorType::kMotor) out << " gear=\"" << num(a.gain) << "\"";
+        double lo = a.ctrl_lower, hi = a.ctrl_upper;
+        bool limited = a.ctrllimited;
+        if (a.ctrl_from_joint_range) {
+          const DHLink& l = joint_link(j);
+          limited = std::isfinite(l.lower);
+          lo = l.lower;
+          hi = l.upper;
+        }
+        if (limited) {
+          out << " ctrllimited=\"true\" ctrlrange=\"" << nums({lo, hi}) << "\"";
+        } else {
+          out << " ctrllimited=\"false\"";
+        }
+        if (a.forcelimited) out << " forcelimited=\"true\" forcerange=\"" << nums({a.force_lower, a.force_upper}) << "\"";
+        out << "/>\n";
+      }
+    }
+    out << "  </actuator>\n";
+  }
+
+  const DHLink& joint_link(const std::string& joint) const {
+    for (const FingerSpec& f : spec.fingers) {
+      for (int k = 0; k < static_cast<int>(f.links.size()); ++k) {
+        if (joint_name(f.name, k) == joint) return f.links[k].dh;
+      }
+    }
+    throw std::logic_error("actuator joint " + joint + " is not in the spec");
+  }
+
+  void custom() {
+    out << "  <custom>\n";
+    const std::vector<Chain> chains = hand_chains_in_palm(spec);
+    for (const Chain& c : chains) {
+      const std::vector<double> data = encode_chain(c);
+      out << "    <numeric name=\"" << chain_field_name(c.name) << "\" size=\"" << data.size() << "\" data=\"";
+      for (std::size_t i = 0; i < data.size(); ++i) out << (i ? " " : "") << num(data[i]);
+      out << "\"/>\n";
+    }
+    for (const PluginSpec& p : spec.plugins) {
+      std::string data = "type=" + p.type;
+      for (const auto& kv : p.config) data += " " + kv.first + "=" + kv.second;
+      out << "    <text name=\"mjhand:" << p.name << "\" data=\"" << xml_escape(data) << "\"/>\n";
+    }
+    out << "  </custom>\n";
+  }
+};
+}  // namespace
+
+std::string write_mjcf(const HandSpec& spec, const std::string& source_name) {
+  Writer w{spec, {}, spec.self_collision ? "" : " contype=\"0\" conaffinity=\"1\""};
+  std::ostringstream& out = w.out;
+  out << "<!-- Generated by `mjhand make-hand` from " << comment_safe(source_name)
+      << ". Do not edit by hand: edit the description and regenerate. -->\n";
+  out << "<mujoco model=\"" << spec.name << "\">\n";
+  out << "  <compiler angle=\"radian\"/>\n";
+  if (spec.nuserdata > 0) out << "  <size nuserdata=\"" << spec.nuserdata << "\"/>\n";
+  out << "  <worldbody>\n";
+  out << "    <body name=\"palm\" " << pose_attrs(spec.palm.pose) << ">\n";
+  if (spec.palm.mount == PalmMount::kFree) out << "      <freejoint name=\"palm_free\"/>\n";
+  const Eigen::Vector3d h = spec.palm.half_size, b = spec.palm.box_pos;
+  out << "      <geom name=\"palm_geom\" type=\"box\" size=\"" << nums({h.x(), h.y(), h.z()}) << "\" pos=\""
+      << nums({b.x(), b.y(), b.z()}) << "\" mass=\"" << num(spec.palm.mass) << "\"" << w.geom_contact
+      << " rgba=\"0.75 0.6 0.5 1\"/>\n";
+  for (const FingerSpec& f : spec.fingers) w.finger(f);
+  out << "    </body>\n";
+  out << "  </worldbody>\n";
+  w.actuators();
+  w.custom();
+  out << "</mujoco>\n";
+  return out.str();
+}
+
+}  // namespace mjhand

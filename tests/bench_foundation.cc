@@ -1,0 +1,159 @@
+// Benchmarks of the foundation: mjhand's DH FK + Jacobian of every finger against MuJoCo's equivalent, and the
+// plugin host's cost (a no-op plugin) against a bare mj_step. Prints each pair's ratio, measured in one process.
+//   ./build/tests/bench_foundation --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "hand/model_chains.h"
+#include "host/host.h"
+#include "host/registry.h"
+#include "io/model_io.h"
+#include "kinematics/forward_kinematics.h"
+
+namespace {
+
+const std::string kHand = std::string(MJHAND_SOURCE_DIR) + "/models/egrasp_hand.xml";
+const std::string kScene = std::string(MJHAND_SOURCE_DIR) + "/models/egrasp_scene.xml";
+
+// Random joint configurations within the joint ranges, fixed seed, reused by both sides of a comparison.
+std::vector<std::vector<double>> random_qpos(const mjModel* m, int count) {
+  std::mt19937 rng(42);
+  std::vector<std::vector<double>> out(count, std::vector<double>(m->qpos0, m->qpos0 + m->nq));
+  for (auto& q : out) {
+    for (int j = 0; j < m->njnt; ++j) {
+      if (m->jnt_type[j] != mjJNT_HINGE && m->jnt_type[j] != mjJNT_SLIDE) continue;
+      const double lo = m->jnt_limited[j] ? m->jnt_range[2 * j] : -3.0;
+      const double hi = m->jnt_limited[j] ? m->jnt_range[2 * j + 1] : 3.0;
+      q[m->jnt_qposadr[j]] = std::uniform_real_distribution<double>(lo, hi)(rng);
+    }
+  }
+  return out;
+}
+
+void BM_MjhandFkJacobianAllFingers(benchmark::State& state) {
+  mjhand::ModelPtr m = mjhand::load_model(kHand);
+  std::vector<mjhand::ModelChain> chains = mjhand::read_model_chains(m.get());
+  mjhand::set_world_bases(m.get(), nullptr, chains);
+  std::vector<mjhand::ChainData> data;
+  for (const auto& c : chains) data.emplace_back(c.chain);
+  const auto qs = random_qpos(m.get(), 256);
+  double q[16];
+  size_t k = 0;
+  for (auto _ : state) {
+    const auto& qpos = qs[k++ & 255];
+    for (size_t f = 0; f < chains.size(); ++f) {
+      mjhand::gather_joint_positions(chains[f], qpos.data(), q);
+      mjhand::fk_and_jacobian(chains[f].chain, q, data[f]);
+      benchmark::DoNotOptimize(data[f].jacobian.data());
+    }
+  }
+  state.counters["fingers"] = static_cast<double>(chains.size());
+}
+
+void BM_MujocoKinematicsJacSite(benchmark::State& state) {
+  mjhand::ModelPtr m = mjhand::load_model(kHand);
+  mjhand::DataPtr d = mjhand::make_data(m.get());
+  std::vector<mjhand::ModelChain> chains = mjhand::read_model_chains(m.get());
+  const auto qs = random_qpos(m.get(), 256);
+  std::vector<mjtNum> jacp(3 * m->nv), jacr(3 * m->nv);
+  size_t k = 0;
+  for (auto _ : state) {
+    const auto& qpos = qs[k++ & 255];
+    std::copy(qpos.begin(), qpos.end(), d->qpos);
+    mj_kinematics(m.get(), d.get());
+    mj_comPos(m.get(), d.get());
+    for (const auto& c : chains) {
+      mj_jacSite(m.get(), d.get(), jacp.data(), jacr.data(), c.tip_site);
+      benchmark::DoNotOptimize(jacp.data());
+    }
+  }
+}
+
+// Scene with one no-op plugin instance added: a wrapper MJCF that includes the scene file.
+std::string noop_wrapper() {
+  const std::string path = "/tmp/mjhand_bench_noop.xml";
+  std::ofstream(path) << "<mujoco><include file=\"" << kScene << "\"/><size nuserdata=\"64\"/>"
+                      << "<custom><text name=\"mjhand:noop\" data=\"type=bench_noop\"/></custom></mujoco>\n";
+  return path;
+}
+
+class NoopPlugin : public mjhand::Plugin {
+ public:
+  int capabilities() const override { return mjhand::kCapControl | mjhand::kCapPassive; }
+  int nstate() const override { return 1; }
+};
+
+void step_benchmark(benchmark::State& state, bool with_host) {
+  mjhand::ModelPtr m = mjhand::load_model(with_host ? noop_wrapper() : kScene);
+  std::unique_ptr<mjhand::Host> host;
+  if (with_host) host = mjhand::Host::attach(m.get());
+  mjhand::DataPtr d = mjhand::make_data(m.get());
+  for (int i = 0; i < m->nu; ++i) d->ctrl[i] = 0.3;  // close the hand so contacts are part of the step
+  int k = 0;
+  for (auto _ : state) {
+    mj_step(m.get(), d.get());
+    if (++k == 2000) {  // stay in the same regime: restart the closing motion every 2000 steps
+      k = 0;
+      mj_resetData(m.get(), d.get());
+      for (int i = 0; i < m->nu; ++i) d->ctrl[i] = 0.3;
+    }
+  }
+}
+
+void BM_StepBare(benchmark::State& state) { step_benchmark(state, false); }
+void BM_StepWithNoopPluginHost(benchmark::State& state) { step_benchmark(state, true); }
+
+BENCHMARK(BM_MujocoKinematicsJacSite);
+BENCHMARK(BM_MjhandFkJacobianAllFingers);
+BENCHMARK(BM_StepBare);
+BENCHMARK(BM_StepWithNoopPluginHost);
+
+// Collects median (or single-run) times and prints candidate/baseline ratios at the end.
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& r : runs) {
+      const bool median = r.aggregate_name == "median";
+      if (r.run_type == Run::RT_Aggregate && !median) continue;
+      if (r.error_occurred) continue;
+      const std::string name = r.run_name.function_name;
+      if (median || !times_.count(name)) times_[name] = r.GetAdjustedRealTime();
+    }
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    ratio("MjhandFkJacobianAllFingers / MujocoKinematicsJacSite", "BM_MjhandFkJacobianAllFingers",
+          "BM_MujocoKinematicsJacSite");
+    ratio("StepWithNoopPluginHost / StepBare", "BM_StepWithNoopPluginHost", "BM_StepBare");
+  }
+
+ private:
+  void ratio(const char* label, const std::string& a, const std::string& b) {
+    if (times_.count(a) && times_.count(b)) std::printf("ratio %s = %.4f\n", label, times_[a] / times_[b]);
+  }
+  std::map<std::string, double> times_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  mjhand::register_plugin_type("bench_noop", "does nothing (host overhead benchmark)",
+                               [](const mjModel*, const mjhand::Config&) {
+                                 return std::unique_ptr<mjhand::Plugin>(new NoopPlugin());
+                               });
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}
