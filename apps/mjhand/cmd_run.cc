@@ -3,7 +3,10 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <algorithm>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include "args.h"
 #include "commands.h"
@@ -37,6 +40,46 @@ std::string divergence(const mjModel* m, const mjData* d) {
   if (d->warning[mjWARN_BADCTRL].number) return "MuJoCo reported a bad ctrl";
   return "";
 }
+
+// Sensors of fingertip_kinematics instances: mjhand's FK of a tip site, comparable with MuJoCo's site_xpos.
+std::vector<int> fk_sensors(const Host& host) {
+  std::vector<int> out;
+  for (const auto& inst : host.instances()) {
+    if (inst.type != "fingertip_kinematics") continue;
+    for (int s : inst.plugin->owned_sensors()) out.push_back(s);
+  }
+  return out;
+}
+
+// Largest |mjhand FK - site_xpos| over the given sensors in the current state.
+double fk_deviation(const mjModel* m, const mjData* d, const std::vector<int>& sensors) {
+  double worst = 0;
+  for (int s : sensors) {
+    const mjtNum* v = d->sensordata + m->sensor_adr[s];
+    const mjtNum* p = d->site_xpos + 3 * m->sensor_objid[s];
+    for (int k = 0; k < 3; ++k) worst = std::max(worst, std::abs(v[k] - p[k]));
+  }
+  return worst;
+}
+
+std::string body_name(const mjModel* m, int body) {
+  const char* n = mj_id2name(m, mjOBJ_BODY, body);
+  return n && *n ? n : "body" + std::to_string(body);
+}
+
+// "a-b, c-d" for the distinct body pairs in contact.
+std::string contact_pairs(const mjModel* m, const mjData* d) {
+  std::set<std::string> pairs;
+  for (int i = 0; i < d->ncon; ++i) {
+    std::string a = body_name(m, m->geom_bodyid[d->contact[i].geom1]);
+    std::string b = body_name(m, m->geom_bodyid[d->contact[i].geom2]);
+    if (b < a) std::swap(a, b);
+    pairs.insert(a + "-" + b);
+  }
+  std::string out;
+  for (const auto& p : pairs) out += (out.empty() ? "" : ", ") + p;
+  return out;
+}
 }  // namespace
 
 int cmd_run(const Args& args) {
@@ -60,6 +103,8 @@ int cmd_run(const Args& args) {
   DataPtr d = make_data(m.get());
   mj_forward(m.get(), d.get());  // fills sensors and plugin state for the first log row
 
+  const std::vector<int> fk = fk_sensors(*host);
+  double fk_worst = 0;
   const long steps = std::lround(duration / m->opt.timestep);
   TrajectoryLog log(m.get(), static_cast<int>(steps / every + 2));
   log.record(d.get());
@@ -71,6 +116,7 @@ int cmd_run(const Args& args) {
       throw std::runtime_error(path + ": rollout diverged at t = " + std::to_string(d->time) + " s: " + bad +
                                " (no results written)");
     }
+    fk_worst = std::max(fk_worst, fk_deviation(m.get(), d.get(), fk));
     if (k % every == 0 || k == steps) log.record(d.get());
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -84,7 +130,11 @@ int cmd_run(const Args& args) {
   s << "\n";
   s << "  simulated " << steps * m->opt.timestep << " s in " << steps << " steps, wall " << wall << " s ("
     << (wall > 0 ? steps * m->opt.timestep / wall : 0) << "x real time)\n";
-  s << "  contacts at end: " << d->ncon << "\n";
+  s << "  contacts at end: " << d->ncon << (d->ncon ? " (" + contact_pairs(m.get(), d.get()) + ")" : "") << "\n";
+  if (!fk.empty()) {
+    s << "  cross-check: mjhand DH FK vs MuJoCo site_xpos, " << fk.size() << " fingertips x " << steps
+      << " steps: max deviation " << fk_worst << " m\n";
+  }
   for (int i = 0; i < m->nsite; ++i) {
     const char* n = mj_id2name(m.get(), mjOBJ_SITE, i);
     if (!n) continue;
