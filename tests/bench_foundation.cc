@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <random>
@@ -21,7 +22,6 @@
 namespace {
 
 const std::string kHand = std::string(MJHAND_SOURCE_DIR) + "/models/egrasp_hand.xml";
-const std::string kScene = std::string(MJHAND_SOURCE_DIR) + "/models/egrasp_scene.xml";
 
 // Random joint configurations within the joint ranges, fixed seed, reused by both sides of a comparison.
 std::vector<std::vector<double>> random_qpos(const mjModel* m, int count) {
@@ -77,11 +77,23 @@ void BM_MujocoKinematicsJacSite(benchmark::State& state) {
   }
 }
 
-// Scene with one no-op plugin instance added: a wrapper MJCF that includes the scene file.
-std::string noop_wrapper() {
-  const std::string path = "/tmp/mjhand_bench_noop.xml";
-  std::ofstream(path) << "<mujoco><include file=\"" << kScene << "\"/><size nuserdata=\"64\"/>"
-                      << "<custom><text name=\"mjhand:noop\" data=\"type=bench_noop\"/></custom></mujoco>\n";
+// The hand over a table with a ball, with or without one no-op plugin instance. Written to a temporary folder next
+// to a copy of the generated hand, because MJCF includes resolve relative to the including file.
+std::string bench_scene(bool with_noop) {
+  const std::string dir = "/tmp/mjhand_bench";
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(kHand, dir + "/egrasp_hand.xml", std::filesystem::copy_options::overwrite_existing);
+  const std::string path = dir + (with_noop ? "/scene_noop.xml" : "/scene_bare.xml");
+  std::ofstream out(path);
+  out << "<mujoco><include file=\"egrasp_hand.xml\"/><option timestep=\"0.002\" cone=\"elliptic\" impratio=\"10\"/>"
+      << "<worldbody><geom type=\"plane\" size=\"2 2 0.05\"/>"
+      << "<geom type=\"box\" pos=\"0.05 -0.022 0.2\" size=\"0.25 0.25 0.2\"/>"
+      << "<body name=\"ball\" pos=\"0.04 -0.022 0.425\"><freejoint/>"
+      << "<geom type=\"sphere\" size=\"0.025\" mass=\"0.05\" condim=\"4\"/></body></worldbody>";
+  if (with_noop) {
+    out << "<size nuserdata=\"8\"/><custom><text name=\"mjhand:noop\" data=\"type=bench_noop\"/></custom>";
+  }
+  out << "</mujoco>\n";
   return path;
 }
 
@@ -92,7 +104,7 @@ class NoopPlugin : public mjhand::Plugin {
 };
 
 void step_benchmark(benchmark::State& state, bool with_host) {
-  mjhand::ModelPtr m = mjhand::load_model(with_host ? noop_wrapper() : kScene);
+  mjhand::ModelPtr m = mjhand::load_model(bench_scene(with_host));
   std::unique_ptr<mjhand::Host> host;
   if (with_host) host = mjhand::Host::attach(m.get());
   mjhand::DataPtr d = mjhand::make_data(m.get());
