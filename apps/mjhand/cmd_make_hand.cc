@@ -10,6 +10,8 @@
 #include "hand/hand_spec.h"
 #include "hand/mjcf_writer.h"
 #include "hand/model_chains.h"
+#include "host/host.h"
+#include "io/model_io.h"
 
 namespace mjhand::cli {
 
@@ -28,6 +30,22 @@ void print_help() {
 std::string base_name(const std::string& path) {
   const std::size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+void write_file(const std::string& path, const std::string& text);
+
+// Writes the spec's MJCF to `staged` and compiles it; a model MuJoCo rejects is kept as OUT.rejected.
+ModelPtr compile_staged(const HandSpec& spec, const std::string& spec_path, const std::string& staged,
+                        const std::string& out_path) {
+  write_file(staged, write_mjcf(spec, base_name(spec_path)));
+  char error[1024] = {0};
+  mjModel* m = mj_loadXML(staged.c_str(), nullptr, error, sizeof(error));
+  if (!m) {
+    const std::string rejected = out_path + ".rejected";
+    std::rename(staged.c_str(), rejected.c_str());
+    throw std::runtime_error("MuJoCo rejected the generated model (kept as " + rejected + "): " + error);
+  }
+  return ModelPtr(m);
 }
 
 void write_file(const std::string& path, const std::string& text) {
@@ -61,29 +79,35 @@ int cmd_make_hand(const Args& args) {
   if (spec_path.empty()) throw std::runtime_error("no hand description given (usage: make-hand SPEC.yaml -o MODEL.xml)");
   if (out_path.empty()) throw std::runtime_error("no output given (usage: make-hand SPEC.yaml -o MODEL.xml)");
 
-  const HandSpec spec = load_hand_spec(spec_path);
-  const std::string xml = write_mjcf(spec, base_name(spec_path));
-
-  // Compile a staged copy first so a model MuJoCo rejects never replaces a good one.
+  HandSpec spec = load_hand_spec(spec_path);
   const std::string staged = out_path + ".tmp";
-  write_file(staged, xml);
-  char error[1024] = {0};
-  mjModel* m = mj_loadXML(staged.c_str(), nullptr, error, sizeof(error));
-  if (!m) {
-    const std::string rejected = out_path + ".rejected";
-    std::rename(staged.c_str(), rejected.c_str());
-    throw std::runtime_error("MuJoCo rejected the generated model (kept as " + rejected + "): " + error);
+  ModelPtr m = compile_staged(spec, spec_path, staged, out_path);
+  // Plugin instances are validated like any model's; their state size fixes nuserdata unless the spec sets it.
+  if (!spec.plugins.empty()) {
+    int needed = 0;
+    try {
+      needed = required_userdata(m.get());
+      if (spec.nuserdata == 0 && needed > 0) {
+        spec.nuserdata = needed;
+        m = compile_staged(spec, spec_path, staged, out_path);
+      }
+      AttachOptions opt;
+      opt.xml_path = staged;
+      Host::attach(m.get(), opt);  // full validation (ownership, state size); detached again at once
+    } catch (const ConfigError& e) {
+      std::remove(staged.c_str());
+      throw std::runtime_error(spec_path + ": plugins: " + e.what());
+    }
   }
   std::size_t fingers = 0;
   try {
-    fingers = read_model_chains(m).size();
+    fingers = read_model_chains(m.get()).size();
   } catch (...) {
-    mj_deleteModel(m);
     std::remove(staged.c_str());
     throw;
   }
   const int nq = m->nq, nu = m->nu;
-  mj_deleteModel(m);
+  m.reset();
   if (fingers != spec.fingers.size()) {
     std::remove(staged.c_str());
     throw std::runtime_error("the compiled model carries " + std::to_string(fingers) + " finger chains, expected " +

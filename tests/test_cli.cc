@@ -1,0 +1,139 @@
+// The mjhand CLI as a user runs it: exit codes, files written, messages that name the culprit.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+#include "test_util.h"
+
+using mjhand_test::source_path;
+
+namespace {
+struct Result {
+  int status;
+  std::string output;  // stdout + stderr
+};
+
+Result run_cli(const std::string& args) {
+  const std::string cmd = std::string(MJHAND_CLI) + " " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe);
+  std::string out;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
+  const int rc = pclose(pipe);
+  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, out};
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string temp_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("mjhand_cli_" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+}  // namespace
+
+TEST_CASE("mjhand run writes a CSV of time, qpos, qvel, ctrl, sensors and a report", "[cli]") {
+  const std::string out = temp_dir("run");
+  const Result r = run_cli("run " + source_path("models/egrasp_scene.xml") + " --duration 0.5 --out " + out);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("close (posture)") && Catch::Contains("tips (fingertip_kinematics)"));
+  CHECK_THAT(r.output, Catch::Contains("cross-check: mjhand DH FK vs MuJoCo site_xpos, 4 fingertips x 250 steps"));
+  const std::string csv = read_all(out + "/trajectory.csv");
+  std::istringstream lines(csv);
+  std::string header, line;
+  std::getline(lines, header);
+  CHECK(header.rfind("time,qpos:f1_j1,", 0) == 0);
+  CHECK_THAT(header, Catch::Contains("qvel:ball_free[5]") && Catch::Contains("ctrl:f4_j3_position") &&
+                         Catch::Contains("sensor:f1_fk[3]") && Catch::Contains("sensor:ball_pos[2]"));
+  int rows = 0;
+  std::string last;
+  while (std::getline(lines, line)) {
+    ++rows;
+    last = line;
+  }
+  CHECK(rows == 251);  // initial state + 250 steps
+  CHECK(last.rfind("0.5", 0) == 0);
+  CHECK(std::filesystem::exists(out + "/summary.txt"));
+  CHECK_FALSE(std::filesystem::exists(out + "/trajectory.csv.partial"));
+}
+
+TEST_CASE("mjhand run rejects bad command lines and bad models with a clear message", "[cli]") {
+  const std::string scene = source_path("models/egrasp_scene.xml");
+  Result r = run_cli("run " + scene + " --duration abc");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("'--duration'") && Catch::Contains("'abc'"));
+  r = run_cli("run " + scene + " --durration 1");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("unknown option '--durration'"));
+  r = run_cli("run " + scene + " --duration -1");
+  CHECK(r.status == 2);
+  r = run_cli("run /nonexistent/model.xml");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("/nonexistent/model.xml") && Catch::Contains("cannot open"));
+  r = run_cli("run");
+  CHECK(r.status == 2);
+  r = run_cli("bogus-command");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("unknown command 'bogus-command'"));
+
+  // A model whose plugin configuration is wrong: the message names file, line, instance, key and value.
+  const std::string dir = temp_dir("badplugin");
+  std::filesystem::copy_file(source_path("models/egrasp_hand.xml"), dir + "/egrasp_hand.xml");
+  std::string xml = read_all(scene);
+  const std::string good = "type=posture actuators=all tau=0.15";
+  REQUIRE(xml.find(good) != std::string::npos);
+  xml.replace(xml.find(good), good.size(), "type=posture actuators=all tau=fast");
+  std::ofstream(dir + "/scene.xml") << xml;
+  int line = 1;
+  for (char c : xml.substr(0, xml.find("mjhand:close"))) line += c == '\n';
+  r = run_cli("run " + dir + "/scene.xml --out " + dir + "/out");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains(dir + "/scene.xml:" + std::to_string(line)) && Catch::Contains("'close'") &&
+                           Catch::Contains("key 'tau' = 'fast'"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/out/trajectory.csv"));
+}
+
+TEST_CASE("every subcommand answers --help", "[cli]") {
+  for (const char* cmd : {"--help", "run --help", "make-hand --help"}) {
+    const Result r = run_cli(cmd);
+    INFO(cmd);
+    CHECK(r.status == 0);
+    CHECK_THAT(r.output, Catch::Contains("usage: mjhand"));
+  }
+}
+
+TEST_CASE("mjhand make-hand writes a loadable model, and names file, line and field of a bad spec", "[cli]") {
+  const std::string dir = temp_dir("makehand");
+  Result r = run_cli("make-hand " + source_path("models/egrasp_hand.yaml") + " -o " + dir + "/hand.xml");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(read_all(dir + "/hand.xml") == read_all(source_path("models/egrasp_hand.xml")));
+
+  std::string spec = read_all(source_path("models/egrasp_hand.yaml"));
+  const std::string good = "{a: 0.045, alpha_deg: 0,";
+  REQUIRE(spec.find(good) != std::string::npos);
+  int line = 1;
+  for (char c : spec.substr(0, spec.find(good))) line += c == '\n';
+  spec.replace(spec.find(good), good.size(), "{a: 0.045m, alpha_deg: 0,");
+  std::ofstream(dir + "/bad.yaml") << spec;
+  r = run_cli("make-hand " + dir + "/bad.yaml -o " + dir + "/bad.xml");
+  CHECK(r.status != 0);
+  CHECK_THAT(r.output, Catch::Contains(dir + "/bad.yaml:" + std::to_string(line) + ":") &&
+                           Catch::Contains("links[1].a"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/bad.xml"));
+}
