@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <thread>
 #include <vector>
 
 #include "hand/hand_spec.h"
@@ -176,4 +177,23 @@ TEST_CASE("posture under RK4: each stage sees the setpoint of its own time, none
     REQUIRE(d->ctrl[0] == Approx(posture_setpoint(d->time)).margin(1e-12));
     REQUIRE(host->state(d.get(), host->instances()[0])[0] == Approx(d->time).margin(1e-15));
   }
+}
+
+TEST_CASE("fingertip_kinematics in two threads on two mjData equals one thread", "[plugins]") {
+  auto m = load_xml_file(source_path("models/egrasp_scene.xml"));
+  auto host = Host::attach(m.get());
+  auto run = [&](std::vector<double>& out) {
+    auto d = make_data(m.get());
+    for (int i = 0; i < 400; ++i) {
+      mj_step(m.get(), d.get());
+      out.insert(out.end(), d->sensordata, d->sensordata + m->nsensordata);
+    }
+  };
+  std::vector<double> ref, a, b;
+  run(ref);
+  std::thread ta([&] { run(a); }), tb([&] { run(b); });
+  ta.join();
+  tb.join();
+  REQUIRE(a == ref);
+  REQUIRE(b == ref);
 }

@@ -106,6 +106,16 @@ TEST_CASE("mjhand run rejects bad command lines and bad models with a clear mess
   CHECK_THAT(r.output, Catch::Contains(dir + "/scene.xml:" + std::to_string(line)) && Catch::Contains("'close'") &&
                            Catch::Contains("key 'tau' = 'fast'"));
   CHECK_FALSE(std::filesystem::exists(dir + "/out/trajectory.csv"));
+
+  // A <user> sensor nothing writes would log zeros: refused.
+  xml = read_all(scene);
+  const std::string tips = "type=fingertip_kinematics sensors=f1_fk,f2_fk,f3_fk,f4_fk";
+  REQUIRE(xml.find(tips) != std::string::npos);
+  xml.replace(xml.find(tips), tips.size(), "type=fingertip_kinematics sensors=f1_fk,f2_fk,f3_fk");
+  std::ofstream(dir + "/scene2.xml") << xml;
+  r = run_cli("run " + dir + "/scene2.xml --out " + dir + "/out2");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("no mjhand plugin instance serves") && Catch::Contains("sensor 'f4_fk'"));
 }
 
 TEST_CASE("every subcommand answers --help", "[cli]") {

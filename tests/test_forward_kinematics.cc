@@ -88,3 +88,29 @@ TEST_CASE("modified DH row equals its standard DH equivalent", "[kinematics]") {
   forward_kinematics(m, q, dm);
   REQUIRE((ds.tip.matrix() - dm.tip.matrix()).cwiseAbs().maxCoeff() < 1e-15);
 }
+
+TEST_CASE("workspace-free tip_pose_and_jacobian equals fk_and_jacobian", "[kinematics]") {
+  for (DHConvention conv : {DHConvention::kStandard, DHConvention::kModified}) {
+    Chain c;
+    c.convention = conv;
+    c.base.translate(Eigen::Vector3d(0.05, 0.1, -0.2)).rotate(Eigen::AngleAxisd(-0.4, Eigen::Vector3d(3, 1, 2).normalized()));
+    c.links = {{0.03, 1.2, 0.01, 0.3}, {0.04, 0.0, 0.02, 0.0, JointKind::kPrismatic}, {0.02, -0.7, 0.0, 0.1},
+               {0.01, 0.5, 0.03, -0.2}};
+    c.tool.translate(Eigen::Vector3d(0.0, 0.01, 0.02)).rotate(Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitY()));
+    ChainData d(c);
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> u(-1.5, 1.5);
+    for (int k = 0; k < 100; ++k) {
+      const double q[4] = {u(rng), u(rng) * 0.02, u(rng), u(rng)};
+      fk_and_jacobian(c, q, d);
+      double jac[6 * 4];
+      const Eigen::Isometry3d tip = tip_pose_and_jacobian(c, q, jac);
+      REQUIRE((tip.matrix() - d.tip.matrix()).cwiseAbs().maxCoeff() < 1e-15);
+      REQUIRE((Eigen::Map<Eigen::Matrix<double, 6, 4>>(jac) - d.jacobian).cwiseAbs().maxCoeff() < 1e-15);
+    }
+  }
+  Chain too_long;
+  too_long.links.resize(kMaxStackChainDof + 1, DHLink{0.01, 0, 0, 0});
+  std::vector<double> q(too_long.dof(), 0.0);
+  REQUIRE_THROWS_AS(tip_pose_and_jacobian(too_long, q.data()), std::length_error);
+}

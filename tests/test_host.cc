@@ -229,12 +229,94 @@ TEST_CASE("two different models attached at once do not cross-talk", "[host]") {
 }
 
 namespace {
-std::atomic<int> g_user_control_calls{0};
+std::atomic<int> g_user_control_calls{0}, g_user_passive_calls{0}, g_user_sensor_calls{0};
+std::atomic<int> g_user_gain_calls{0}, g_user_bias_calls{0}, g_user_dyn_calls{0};
 void user_control(const mjModel*, mjData* d) {
   ++g_user_control_calls;
   d->qfrc_applied[0] = 0.001;  // the user's own effect must survive
 }
+void user_passive(const mjModel*, mjData*) { ++g_user_passive_calls; }
+void user_sensor(const mjModel*, mjData*, int) { ++g_user_sensor_calls; }
+mjtNum user_gain(const mjModel*, const mjData*, int) {
+  ++g_user_gain_calls;
+  return 0.5;
+}
+mjtNum user_bias(const mjModel*, const mjData*, int) {
+  ++g_user_bias_calls;
+  return 0.125;
+}
+mjtNum user_dyn(const mjModel*, const mjData*, int) {
+  ++g_user_dyn_calls;
+  return 1;  // activation grows at 1/s, so the gain term below is not zero
+}
 }  // namespace
+
+TEST_CASE("every pre-installed callback keeps running; user actuators mjhand does not own stay the user's",
+          "[host]") {
+  register_probe_once();
+  // u1 is owned by the probe; u2 (also user gain/bias/dyn) is not, so it must go to the user's callbacks.
+  std::string xml = probe_model();
+  xml.replace(xml.find("</actuator>"), 11,
+              R"(<general name="u2" joint="j1" gaintype="user" biastype="user" dyntype="user"/></actuator>)");
+  auto m = load_xml_string(xml);
+  mjcb_control = user_control;
+  mjcb_passive = user_passive;
+  mjcb_sensor = user_sensor;
+  mjcb_act_gain = user_gain;
+  mjcb_act_bias = user_bias;
+  mjcb_act_dyn = user_dyn;
+  {
+    auto host = Host::attach(m.get());
+    auto d = make_data(m.get());
+    const int u2 = mj_name2id(m.get(), mjOBJ_ACTUATOR, "u2");
+    d->ctrl[u2] = 2.0;
+    for (int i = 0; i < 4; ++i) mj_step(m.get(), d.get());
+    const double act_before = d->act[0], q1_before = d->qpos[1];
+    mj_step(m.get(), d.get());
+    CHECK(g_user_passive_calls >= 5);
+    CHECK(g_user_sensor_calls >= 5);
+    CHECK(g_user_gain_calls >= 5);
+    CHECK(g_user_bias_calls >= 5);
+    CHECK(g_user_dyn_calls >= 5);
+    REQUIRE(act_before > 0);
+    CHECK(d->actuator_force[u2] == Approx(0.5 * act_before + 0.125).epsilon(1e-12));  // the user's gain and bias
+    CHECK(d->actuator_force[2] == Approx(0.02 * d->ctrl[2] - 0.1 * q1_before).epsilon(1e-12));  // the probe's
+  }
+  CHECK(mjcb_passive == user_passive);
+  CHECK(mjcb_act_dyn == user_dyn);
+  mjcb_control = nullptr;
+  mjcb_passive = nullptr;
+  mjcb_sensor = nullptr;
+  mjcb_act_gain = nullptr;
+  mjcb_act_bias = nullptr;
+  mjcb_act_dyn = nullptr;
+}
+
+TEST_CASE("a callback replaced after attach is reported at the next attach; detach and re-attach work", "[host]") {
+  register_probe_once();
+  auto ma = load_xml_string(probe_model(0.6));
+  auto mb = load_xml_string(probe_model(-0.2));
+  {
+    auto ha = Host::attach(ma.get());
+    mjcb_passive = user_passive;  // the program overwrites mjhand's trampoline
+    REQUIRE_FALSE(callbacks_installed());
+    REQUIRE_THROWS_WITH(Host::attach(mb.get()), Catch::Contains("mjcb_passive was replaced"));
+  }
+  mjcb_passive = nullptr;
+  // Attach, detach, attach again (the first model's host is gone): the second model runs as if alone.
+  std::vector<double> solo;
+  {
+    auto hb = Host::attach(mb.get());
+    auto d = make_data(mb.get());
+    solo = trajectory(mb.get(), d.get(), 200);
+  }
+  {
+    auto ha = Host::attach(ma.get());
+  }
+  auto hb = Host::attach(mb.get());
+  auto d = make_data(mb.get());
+  REQUIRE(trajectory(mb.get(), d.get(), 200) == solo);
+}
 
 TEST_CASE("a callback installed before mjhand keeps running and is restored on detach", "[host]") {
   register_probe_once();
@@ -335,6 +417,13 @@ TEST_CASE("malformed configurations fail with a message naming instance, key and
        {"'probe'", "'probe2'", "both"}},
       {"unknown sensor", arm_xml(text("probe", "type=test_probe sensor=nope actuator=u1")),
        {"key 'sensor'", "no sensor named 'nope'"}},
+      {"two controllers on one ctrl",
+       arm_xml(text("p", "type=posture actuators=a1,a2 target=0") + text("q", "type=posture actuators=a2 target=0")),
+       {"'p'", "'q'", "ctrl of actuator 'a2'"}},
+      {"misspelt prefix (case)", arm_xml("<text name=\"MJHAND:p\" data=\"type=posture\"/>"),
+       {"MJHAND:p", "looks like an mjhand plugin instance", "mjhand:NAME"}},
+      {"misspelt prefix (separator)", arm_xml("<text name=\"mjhand_p\" data=\"type=posture\"/>"),
+       {"mjhand_p", "looks like an mjhand plugin instance"}},
   };
   for (const Case& c : cases) {
     INFO(c.what);
@@ -345,7 +434,9 @@ TEST_CASE("malformed configurations fail with a message naming instance, key and
 }
 
 TEST_CASE("errors name the MJCF line when the file is known; a model attaches only once", "[host]") {
-  const std::string xml = arm_xml("\n" + text("p", "type=posture actuators=a1 target=0 bogus=1"));
+  // A comment naming the instance first: the line must be that of the declaration, not of the comment.
+  const std::string xml = arm_xml("\n<!-- name=\"mjhand:p\" is the posture below -->\n" +
+                                  text("p", "type=posture actuators=a1 target=0 bogus=1"));
   auto m = load_xml_string(xml);
   char path[] = "/tmp/mjhand_line_XXXXXX.xml";
   const int fd = mkstemps(path, 4);
@@ -353,7 +444,7 @@ TEST_CASE("errors name the MJCF line when the file is known; a model attaches on
   REQUIRE(write(fd, xml.data(), xml.size()) == static_cast<ssize_t>(xml.size()));
   close(fd);
   int line = 1;
-  for (char c : xml.substr(0, xml.find("mjhand:p"))) line += c == '\n';
+  for (char c : xml.substr(0, xml.find("<text name=\"mjhand:p\""))) line += c == '\n';
   AttachOptions opt;
   opt.xml_path = path;
   REQUIRE_THROWS_WITH(Host::attach(m.get(), opt),

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace mjhand::cli {
@@ -53,8 +54,9 @@ double ArgReader::get_double(const std::string& name, double fallback, double lo
     throw UsageError("option '" + name + "': '" + it->second + "' is not a finite number");
   }
   if (v < lo || v > hi) {
-    throw UsageError("option '" + name + "': " + it->second + " is outside [" + std::to_string(lo) + ", " +
-                     std::to_string(hi) + "]");
+    char range[96];
+    std::snprintf(range, sizeof(range), "[%g, %g]", lo, hi);
+    throw UsageError("option '" + name + "': " + it->second + " is outside " + range);
   }
   return v;
 }

@@ -67,6 +67,26 @@ std::string body_name(const mjModel* m, int body) {
   return n && *n ? n : "body" + std::to_string(body);
 }
 
+// <user> sensors and user actuators no mjhand instance serves: `run` installs no other callbacks, so they would
+// silently read zero (sensors) or act with MuJoCo's defaults (actuators).
+std::string unserved_user_objects(const mjModel* m, const Host& host) {
+  std::vector<bool> sensor(m->nsensor, false), actuator(m->nu, false);
+  for (const auto& inst : host.instances()) {
+    for (int s : inst.plugin->owned_sensors()) sensor[s] = true;
+    for (int a : inst.plugin->owned_actuators()) actuator[a] = true;
+  }
+  std::string out;
+  for (int s = 0; s < m->nsensor; ++s) {
+    if (m->sensor_type[s] == mjSENS_USER && !sensor[s]) out += " sensor " + object_label(m, mjOBJ_SENSOR, s);
+  }
+  for (int a = 0; a < m->nu; ++a) {
+    const bool user = m->actuator_gaintype[a] == mjGAIN_USER || m->actuator_biastype[a] == mjBIAS_USER ||
+                      m->actuator_dyntype[a] == mjDYN_USER;
+    if (user && !actuator[a]) out += " actuator " + object_label(m, mjOBJ_ACTUATOR, a);
+  }
+  return out;
+}
+
 // "a-b, c-d" for the distinct body pairs in contact.
 std::string contact_pairs(const mjModel* m, const mjData* d) {
   std::set<std::string> pairs;
@@ -100,13 +120,28 @@ int cmd_run(const Args& args) {
   AttachOptions opt;
   opt.xml_path = path;
   std::unique_ptr<Host> host = Host::attach(m.get(), opt);
+  if (!host->instances().empty() && !callbacks_installed()) {
+    throw std::runtime_error("mjhand could not install its MuJoCo callbacks; plugins would not run");
+  }
+  const std::string unserved = unserved_user_objects(m.get(), *host);
+  if (!unserved.empty()) {
+    throw std::runtime_error(path + ": no mjhand plugin instance serves these user objects, so they would read zero:" +
+                             unserved);
+  }
+  const long steps = std::lround(duration / m->opt.timestep);
+  if (steps < 1) {
+    char msg[128];
+    std::snprintf(msg, sizeof(msg), "--duration %g s is shorter than one timestep (%g s)", duration, m->opt.timestep);
+    throw UsageError(msg);
+  }
   DataPtr d = make_data(m.get());
   mj_forward(m.get(), d.get());  // fills sensors and plugin state for the first log row
 
   const std::vector<int> fk = fk_sensors(*host);
   double fk_worst = 0;
-  const long steps = std::lround(duration / m->opt.timestep);
-  TrajectoryLog log(m.get(), static_cast<int>(steps / every + 2));
+  std::filesystem::create_directories(out_dir);
+  const std::string csv = out_dir + "/trajectory.csv", summary = out_dir + "/summary.txt";
+  TrajectoryLog log(m.get(), csv);
   log.record(d.get());
   const auto t0 = std::chrono::steady_clock::now();
   for (long k = 1; k <= steps; ++k) {
@@ -119,6 +154,10 @@ int cmd_run(const Args& args) {
     fk_worst = std::max(fk_worst, fk_deviation(m.get(), d.get(), fk));
     if (k % every == 0 || k == steps) log.record(d.get());
   }
+  if (!host->instances().empty() && !callbacks_installed()) {
+    throw std::runtime_error("MuJoCo's callbacks were replaced during the run: mjhand plugins stopped running");
+  }
+  log.commit();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   std::ostringstream s;
@@ -145,9 +184,6 @@ int cmd_run(const Args& args) {
                   d->site_xpos[3 * i + 1], d->site_xpos[3 * i + 2]);
     s << buf;
   }
-  std::filesystem::create_directories(out_dir);
-  const std::string csv = out_dir + "/trajectory.csv", summary = out_dir + "/summary.txt";
-  write_file_atomically(csv, log.to_csv());
   s << "  wrote " << csv << " (" << log.rows() << " rows x " << log.columns().size() << " columns)\n";
   write_file_atomically(summary, s.str());
   if (quiet) {

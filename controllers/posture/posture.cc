@@ -31,7 +31,9 @@ void PostureController::compute(const mjModel*, mjData* d, mjtNum* state) const 
 namespace {
 class PosturePlugin : public Plugin {
  public:
-  explicit PosturePlugin(PostureController::Options o) : ctl_(std::move(o)) {}
+  explicit PosturePlugin(PostureController::Options o) : ctl_(std::move(o)) {
+    for (int a : ctl_.options().actuators) claim_ctrl(a);
+  }
   int capabilities() const override { return kCapControl; }
   int nstate() const override { return ctl_.nstate(); }
   void reset(const mjModel* m, const mjData* d, mjtNum* s) const override { ctl_.reset(m, d, s); }

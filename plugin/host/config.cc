@@ -44,7 +44,8 @@ std::string fmt(double v) {
 }
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> parse_key_values(const std::string& text, const std::string& where) {
+std::vector<std::pair<std::string, std::string>> parse_key_values(const std::string& text,
+                                                                  const std::function<std::string()>& where) {
   std::vector<std::pair<std::string, std::string>> out;
   size_t i = 0;
   while (i < text.size()) {
@@ -55,21 +56,21 @@ std::vector<std::pair<std::string, std::string>> parse_key_values(const std::str
     const std::string token = text.substr(i, j - i);
     i = j;
     const size_t eq = token.find('=');
-    if (eq == std::string::npos) throw ConfigError(where + ": " + quoted(token) + " is not of the form key=value");
+    if (eq == std::string::npos) throw ConfigError(where() + ": " + quoted(token) + " is not of the form key=value");
     const std::string key = token.substr(0, eq), value = token.substr(eq + 1);
-    if (key.empty()) throw ConfigError(where + ": " + quoted(token) + " has an empty key");
-    if (value.empty()) throw ConfigError(where + ": key " + quoted(key) + " has an empty value");
+    if (key.empty()) throw ConfigError(where() + ": " + quoted(token) + " has an empty key");
+    if (value.empty()) throw ConfigError(where() + ": key " + quoted(key) + " has an empty value");
     for (const auto& kv : out) {
-      if (kv.first == key) throw ConfigError(where + ": key " + quoted(key) + " is given twice");
+      if (kv.first == key) throw ConfigError(where() + ": key " + quoted(key) + " is given twice");
     }
     out.emplace_back(key, value);
   }
   return out;
 }
 
-Config::Config(const mjModel* m, std::string instance, std::string type, std::string location,
+Config::Config(const mjModel* m, std::string instance, std::string type, std::function<std::string()> locate,
                std::vector<std::pair<std::string, std::string>> values)
-    : m_(m), instance_(std::move(instance)), type_(std::move(type)), location_(std::move(location)) {
+    : m_(m), instance_(std::move(instance)), type_(std::move(type)), locate_(std::move(locate)) {
   for (auto& kv : values) {
     order_.push_back(kv.first);
     values_[kv.first] = std::move(kv.second);
@@ -77,7 +78,7 @@ Config::Config(const mjModel* m, std::string instance, std::string type, std::st
 }
 
 void Config::fail(const std::string& message) const {
-  throw ConfigError("plugin instance " + quoted(instance_) + " (type " + quoted(type_) + ", " + location_ +
+  throw ConfigError("plugin instance " + quoted(instance_) + " (type " + quoted(type_) + ", " + locate_() +
                     "): " + message);
 }
 

@@ -3,6 +3,7 @@
 
 #include <mujoco/mujoco.h>
 
+#include <functional>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -21,14 +22,17 @@ class ConfigError : public std::runtime_error {
 inline constexpr const char* kInstancePrefix = "mjhand:";
 
 // Parses "type=pid joints=a,b kp=2" (separators: whitespace or ';') into ordered key/value pairs.
-// Throws ConfigError (prefixed with `where`) on a token without '=', an empty key or value, or a duplicate key.
-std::vector<std::pair<std::string, std::string>> parse_key_values(const std::string& text, const std::string& where);
+// Throws ConfigError (prefixed with where(), called only then) on a token without '=', an empty key or value, or
+// a duplicate key.
+std::vector<std::pair<std::string, std::string>> parse_key_values(const std::string& text,
+                                                                  const std::function<std::string()>& where);
 
 // Typed, validating access to one instance's keys. Every getter marks its key as used; the host rejects the
 // instance if any key was never read (so a misspelt option is an error, not silently ignored).
 class Config {
  public:
-  Config(const mjModel* m, std::string instance, std::string type, std::string location,
+  // `locate` returns where the instance is declared ("FILE:LINE"); it is only called when a message is built.
+  Config(const mjModel* m, std::string instance, std::string type, std::function<std::string()> locate,
          std::vector<std::pair<std::string, std::string>> values);
 
   const mjModel* model() const { return m_; }
@@ -68,7 +72,8 @@ class Config {
  private:
   const std::string& raw(const std::string& key) const;  // value or "missing key" error
   const mjModel* m_;
-  std::string instance_, type_, location_;
+  std::string instance_, type_;
+  std::function<std::string()> locate_;
   std::map<std::string, std::string> values_;
   std::vector<std::string> order_;  // keys as written, for deterministic messages
   mutable std::set<std::string> used_;

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <string>
 
 #include "host/config.h"
 #include "host/host.h"
@@ -20,26 +21,28 @@ std::atomic<int> g_high_water{0};  // slots [0, g_high_water) may be in use: bou
 std::mutex g_mutex;                // serialises register/unregister and callback installation
 int g_attached = 0;
 
-// Callbacks that were installed before mjhand's; chained so a user's own callbacks keep running.
+// Callbacks that were installed before mjhand's; chained so a user's own callbacks keep running. Atomic because
+// callbacks on other threads read them while a model is attached.
 struct Previous {
-  mjfGeneric control = nullptr, passive = nullptr;
-  mjfSensor sensor = nullptr;
-  mjfAct gain = nullptr, bias = nullptr, dyn = nullptr;
+  std::atomic<mjfGeneric> control{nullptr}, passive{nullptr};
+  std::atomic<mjfSensor> sensor{nullptr};
+  std::atomic<mjfAct> gain{nullptr}, bias{nullptr}, dyn{nullptr};
 };
 Previous g_prev;
 
 void on_control(const mjModel* m, mjData* d) {
-  if (g_prev.control) g_prev.control(m, d);  // user first, so an mjhand controller has the last word on its ctrl
+  // The user's callback runs first, so an mjhand controller has the last word on the ctrl it owns.
+  if (mjfGeneric prev = g_prev.control.load(std::memory_order_acquire)) prev(m, d);
   if (const Host* h = lookup(m)) h->run_control(d);
 }
 
 void on_passive(const mjModel* m, mjData* d) {
-  if (g_prev.passive) g_prev.passive(m, d);
+  if (mjfGeneric prev = g_prev.passive.load(std::memory_order_acquire)) prev(m, d);
   if (const Host* h = lookup(m)) h->run_passive(d);
 }
 
 void on_sensor(const mjModel* m, mjData* d, int stage) {
-  if (g_prev.sensor) g_prev.sensor(m, d, stage);
+  if (mjfSensor prev = g_prev.sensor.load(std::memory_order_acquire)) prev(m, d, stage);
   if (const Host* h = lookup(m)) h->run_sensor(d, stage);
 }
 
@@ -47,34 +50,45 @@ void on_sensor(const mjModel* m, mjData* d, int stage) {
 mjtNum on_gain(const mjModel* m, const mjData* d, int id) {
   const Host* h = lookup(m);
   if (h && h->owns_actuator(id)) return h->actuator_gain(d, id);
-  return g_prev.gain ? g_prev.gain(m, d, id) : 1;
+  mjfAct prev = g_prev.gain.load(std::memory_order_acquire);
+  return prev ? prev(m, d, id) : 1;
 }
 
 mjtNum on_bias(const mjModel* m, const mjData* d, int id) {
   const Host* h = lookup(m);
   if (h && h->owns_actuator(id)) return h->actuator_bias(d, id);
-  return g_prev.bias ? g_prev.bias(m, d, id) : 0;
+  mjfAct prev = g_prev.bias.load(std::memory_order_acquire);
+  return prev ? prev(m, d, id) : 0;
 }
 
 mjtNum on_dyn(const mjModel* m, const mjData* d, int id) {
   const Host* h = lookup(m);
   if (h && h->owns_actuator(id)) return h->actuator_dyn(d, id);
-  return g_prev.dyn ? g_prev.dyn(m, d, id) : 0;
+  mjfAct prev = g_prev.dyn.load(std::memory_order_acquire);
+  return prev ? prev(m, d, id) : 0;
 }
 
-// Installs each trampoline unless it already is; whatever else sits there becomes the chained "previous".
+// First attach: whatever callback is installed becomes the chained "previous" and the trampoline takes its place.
 template <typename F>
-void install(F& slot, F ours, F& previous) {
+void install(F& slot, F ours, std::atomic<F>& previous) {
+  previous.store(slot, std::memory_order_release);
+  slot = ours;
+}
+
+// Later attaches: the trampoline must still be there; a program that replaced it broke the routing of the models
+// already attached, and chaining the replacement now would lose the callback that was there before mjhand.
+template <typename F>
+void check_installed(F slot, F ours, const char* name) {
   if (slot != ours) {
-    previous = slot;
-    slot = ours;
+    throw ConfigError(std::string(name) + " was replaced after mjhand attached a model; install your own callbacks " +
+                      "before the first Host::attach so mjhand can chain them");
   }
 }
 
 template <typename F>
-void uninstall(F& slot, F ours, F& previous) {
-  if (slot == ours) slot = previous;  // leave alone a callback someone installed after mjhand
-  previous = nullptr;
+void uninstall(F& slot, F ours, std::atomic<F>& previous) {
+  if (slot == ours) slot = previous.load();  // leave alone a callback someone installed after mjhand
+  previous.store(nullptr);
 }
 }  // namespace
 
@@ -88,6 +102,14 @@ const Host* lookup(const mjModel* m) {
 
 void register_host(const mjModel* m, const Host* host) {
   std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_attached > 0) {
+    check_installed(mjcb_control, &on_control, "mjcb_control");
+    check_installed(mjcb_passive, &on_passive, "mjcb_passive");
+    check_installed(mjcb_sensor, &on_sensor, "mjcb_sensor");
+    check_installed(mjcb_act_gain, &on_gain, "mjcb_act_gain");
+    check_installed(mjcb_act_bias, &on_bias, "mjcb_act_bias");
+    check_installed(mjcb_act_dyn, &on_dyn, "mjcb_act_dyn");
+  }
   int free_slot = -1;
   for (int i = 0; i < kMaxModels; ++i) {
     const mjModel* cur = g_slots[i].model.load(std::memory_order_relaxed);
@@ -100,13 +122,14 @@ void register_host(const mjModel* m, const Host* host) {
   g_slots[free_slot].host.store(host, std::memory_order_release);
   g_slots[free_slot].model.store(m, std::memory_order_release);
   if (free_slot + 1 > g_high_water.load()) g_high_water.store(free_slot + 1, std::memory_order_release);
-  ++g_attached;
-  install(mjcb_control, &on_control, g_prev.control);
-  install(mjcb_passive, &on_passive, g_prev.passive);
-  install(mjcb_sensor, &on_sensor, g_prev.sensor);
-  install(mjcb_act_gain, &on_gain, g_prev.gain);
-  install(mjcb_act_bias, &on_bias, g_prev.bias);
-  install(mjcb_act_dyn, &on_dyn, g_prev.dyn);
+  if (g_attached++ == 0) {
+    install(mjcb_control, &on_control, g_prev.control);
+    install(mjcb_passive, &on_passive, g_prev.passive);
+    install(mjcb_sensor, &on_sensor, g_prev.sensor);
+    install(mjcb_act_gain, &on_gain, g_prev.gain);
+    install(mjcb_act_bias, &on_bias, g_prev.bias);
+    install(mjcb_act_dyn, &on_dyn, g_prev.dyn);
+  }
 }
 
 void unregister_host(const mjModel* m, const Host* host) {

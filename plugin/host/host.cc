@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <cctype>
 #include <fstream>
+#include <sstream>
 
 #include "host/dispatch.h"
 #include "host/registry.h"
@@ -24,44 +26,86 @@ bool is_instance_text(const mjModel* m, int i) {
   return std::strncmp(m->names + m->name_textadr[i], kInstancePrefix, std::strlen(kInstancePrefix)) == 0;
 }
 
-// "FILE:LINE" of the <text> that declares `full_name`, when the MJCF is known; otherwise "<custom> text 'NAME'".
-std::string locate(const AttachOptions& options, const std::string& full_name) {
-  std::string where = "<custom><text name=\"" + full_name + "\">";
-  if (options.xml_path.empty()) return where;
-  std::ifstream in(options.xml_path);
-  std::string line;
-  const std::string needle = "\"" + full_name + "\"";
-  for (int n = 1; std::getline(in, line); ++n) {
-    if (line.find(needle) != std::string::npos) return options.xml_path + ":" + std::to_string(n);
-  }
-  return options.xml_path + ", " + where;
+// A text that was surely meant as an instance but is misspelt ("MJHAND:x", "mjhand_x"): an error, not ignored.
+bool is_near_miss(const std::string& name) {
+  if (name.size() < 6) return false;
+  std::string head = name.substr(0, 6);
+  for (char& c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return head == "mjhand" && name.compare(0, std::strlen(kInstancePrefix), kInstancePrefix) != 0;
 }
+
+// The MJCF text with comments blanked out (newlines kept), read once per attach and only when an error needs it.
+class SourceLocator {
+ public:
+  explicit SourceLocator(std::string path) : path_(std::move(path)) {}
+
+  // "FILE:LINE" of name="FULL_NAME" in the MJCF, or a description of the declaration when it cannot be found
+  // (no file given, or the instance sits in an <include>d file).
+  std::string locate(const std::string& full_name) {
+    const std::string fallback = "<custom><text name=\"" + full_name + "\">";
+    if (path_.empty()) return fallback;
+    if (!loaded_) load();
+    for (const char quote : {'"', '\''}) {
+      const std::string needle = std::string("name=") + quote + full_name + quote;
+      size_t at = text_.find(needle);
+      if (at != std::string::npos) {
+        return path_ + ":" + std::to_string(1 + std::count(text_.begin(), text_.begin() + at, '\n'));
+      }
+    }
+    return path_ + " (in an included file), " + fallback;
+  }
+
+ private:
+  void load() {
+    loaded_ = true;
+    std::ifstream in(path_);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text_ = ss.str();
+    for (size_t open = text_.find("<!--"); open != std::string::npos; open = text_.find("<!--", open)) {
+      size_t close = text_.find("-->", open + 4);
+      close = close == std::string::npos ? text_.size() : close + 3;
+      for (size_t k = open; k < close; ++k) {
+        if (text_[k] != '\n') text_[k] = ' ';
+      }
+      open = close;
+    }
+  }
+  std::string path_, text_;
+  bool loaded_ = false;
+};
 
 // Resolves every declared instance: type lookup, factory (which validates keys), unknown-key check.
 std::vector<Instance> create_instances(const mjModel* m, const AttachOptions& options) {
   std::vector<Instance> out;
+  auto locator = std::make_shared<SourceLocator>(options.xml_path);
   for (int i = 0; i < m->ntext; ++i) {
-    if (!is_instance_text(m, i)) continue;
     const std::string full = text_name(m, i);
+    if (is_near_miss(full)) {
+      throw ConfigError(locator->locate(full) + ": <custom><text name=\"" + full +
+                        "\"> looks like an mjhand plugin instance, but instances are named \"" + kInstancePrefix +
+                        "NAME\" (lower case, with a colon)");
+    }
+    if (!is_instance_text(m, i)) continue;
     const std::string name = full.substr(std::strlen(kInstancePrefix));
-    const std::string where = locate(options, full);
-    if (name.empty()) throw ConfigError(where + ": plugin instance has an empty name after '" + kInstancePrefix + "'");
-    auto values = parse_key_values(text_data(m, i), "plugin instance '" + name + "' (" + where + ")");
+    auto locate = [locator, full] { return locator->locate(full); };
+    if (name.empty()) {
+      throw ConfigError(locate() + ": plugin instance has an empty name after '" + kInstancePrefix + "'");
+    }
+    auto values = parse_key_values(text_data(m, i), [&] { return "plugin instance '" + name + "' (" + locate() + ")"; });
     std::string type;
     for (const auto& kv : values) {
       if (kv.first == "type") type = kv.second;
     }
-    if (type.empty()) {
-      throw ConfigError("plugin instance '" + name + "' (" + where + "): missing required key 'type'");
-    }
+    if (type.empty()) throw ConfigError("plugin instance '" + name + "' (" + locate() + "): missing required key 'type'");
     const PluginType* pt = PluginRegistry::global().find(type);
     if (!pt) {
       std::string known;
       for (const auto& n : PluginRegistry::global().names()) known += (known.empty() ? "" : ", ") + n;
-      throw ConfigError("plugin instance '" + name + "' (" + where + "): key 'type' = '" + type +
+      throw ConfigError("plugin instance '" + name + "' (" + locate() + "): key 'type' = '" + type +
                         "': unknown plugin type (registered: " + known + ")");
     }
-    Config cfg(m, name, type, where, std::move(values));
+    Config cfg(m, name, type, locate, std::move(values));
     std::unique_ptr<Plugin> plugin = pt->factory(m, cfg);
     if (!plugin) cfg.fail("the factory returned no plugin");
     cfg.check_all_used();
@@ -89,6 +133,21 @@ std::vector<Instance> create_instances(const mjModel* m, const AttachOptions& op
   return out;
 }
 
+// Records instance k as the owner of each id, or throws naming both instances when another got there first.
+void claim_exclusively(const mjModel* m, const std::vector<Instance>& instances, size_t k, const std::vector<int>& ids,
+                       mjtObj type, const char* what, std::vector<int>& owner) {
+  for (int id : ids) {
+    if (id < 0 || id >= static_cast<int>(owner.size())) {
+      throw ConfigError("plugin instance '" + instances[k].name + "' claims " + object_type_name(type) + " id " +
+                        std::to_string(id) + ", out of range");
+    }
+    if (owner[id] >= 0 && owner[id] != static_cast<int>(k)) {
+      throw ConfigError("plugin instances '" + instances[owner[id]].name + "' and '" + instances[k].name +
+                        "' would both " + what + " " + object_label(m, type, id) + ": only one may");
+    }
+    owner[id] = static_cast<int>(k);
+  }
+}
 }  // namespace
 
 std::unique_ptr<Host> Host::attach(const mjModel* m, const AttachOptions& options) {
@@ -96,25 +155,16 @@ std::unique_ptr<Host> Host::attach(const mjModel* m, const AttachOptions& option
   std::unique_ptr<Host> host(new Host(m));
   host->instances_ = create_instances(m, options);
   host->actuator_owner_.assign(m->nu, -1);
-  std::vector<int> sensor_owner(m->nsensor, -1);
+  std::vector<int> sensor_owner(m->nsensor, -1), ctrl_owner(m->nu, -1);
   int adr = 0;
   for (size_t k = 0; k < host->instances_.size(); ++k) {
     Instance& inst = host->instances_[k];
     const int caps = inst.plugin->capabilities();
-    for (int id : inst.plugin->owned_actuators()) {
-      if (host->actuator_owner_[id] >= 0) {
-        throw ConfigError("plugin instances '" + host->instances_[host->actuator_owner_[id]].name + "' and '" +
-                          inst.name + "' both drive actuator " + object_label(m, mjOBJ_ACTUATOR, id));
-      }
-      host->actuator_owner_[id] = static_cast<int>(k);
-    }
-    for (int id : inst.plugin->owned_sensors()) {
-      if (sensor_owner[id] >= 0) {
-        throw ConfigError("plugin instances '" + host->instances_[sensor_owner[id]].name + "' and '" + inst.name +
-                          "' both write sensor " + object_label(m, mjOBJ_SENSOR, id));
-      }
-      sensor_owner[id] = static_cast<int>(k);
-    }
+    claim_exclusively(m, host->instances_, k, inst.plugin->owned_actuators(), mjOBJ_ACTUATOR,
+                      "compute the force of user actuator", host->actuator_owner_);
+    claim_exclusively(m, host->instances_, k, inst.plugin->owned_sensors(), mjOBJ_SENSOR, "write sensor", sensor_owner);
+    claim_exclusively(m, host->instances_, k, inst.plugin->owned_ctrls(), mjOBJ_ACTUATOR, "write the ctrl of actuator",
+                      ctrl_owner);
     if (!inst.plugin->owned_actuators().empty() && !(caps & kCapActuator)) {
       throw ConfigError("plugin instance '" + inst.name + "' owns actuators but lacks the actuator capability");
     }

@@ -42,17 +42,21 @@ class Plugin {
   virtual mjtNum actuator_bias(const mjModel* m, const mjData* d, int id, const mjtNum* state) const;
   virtual mjtNum actuator_dyn(const mjModel* m, const mjData* d, int id, const mjtNum* state) const;
 
-  // User actuators / sensors this instance serves (filled by claim_* in the factory).
+  // User actuators / sensors this instance serves, and actuators whose d->ctrl it writes (filled by claim_*
+  // in the factory; the host rejects two instances claiming the same one).
   const std::vector<int>& owned_actuators() const { return owned_actuators_; }
   const std::vector<int>& owned_sensors() const { return owned_sensors_; }
+  const std::vector<int>& owned_ctrls() const { return owned_ctrls_; }
 
  protected:
   void claim_actuator(int id) { owned_actuators_.push_back(id); }
   void claim_sensor(int id) { owned_sensors_.push_back(id); }
+  void claim_ctrl(int id) { owned_ctrls_.push_back(id); }
 
  private:
   std::vector<int> owned_actuators_;
   std::vector<int> owned_sensors_;
+  std::vector<int> owned_ctrls_;
 };
 
 }  // namespace mjhand

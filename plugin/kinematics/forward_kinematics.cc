@@ -1,6 +1,7 @@
 #include "kinematics/forward_kinematics.h"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace mjhand {
 
@@ -15,37 +16,73 @@ ChainData::ChainData(const Chain& chain)
   for (int i = 0; i < chain.dof(); ++i) dh_split(chain.convention, chain.links[i], &link_pre[i], &link_post[i]);
 }
 
+namespace {
+// Frame after link i: joint frame (frame before * pre) moved by the joint variable, then post.
+// Returns the joint frame so callers can record the joint axis and point.
+Eigen::Isometry3d advance(const Eigen::Isometry3d& before, const Eigen::Isometry3d& pre, const Eigen::Isometry3d& post,
+                          JointKind kind, double q, Eigen::Isometry3d* after) {
+  const Eigen::Isometry3d joint_frame = before * pre;
+  Eigen::Isometry3d moved = joint_frame;
+  if (kind == JointKind::kRevolute) {
+    const double c = std::cos(q), s = std::sin(q);
+    Eigen::Matrix3d rz;
+    rz << c, -s, 0, s, c, 0, 0, 0, 1;
+    moved.linear() = joint_frame.linear() * rz;
+  } else {
+    moved.translation() += q * joint_frame.linear().col(2);
+  }
+  *after = moved * post;
+  return joint_frame;
+}
+
+// Column i of the geometric Jacobian of point p for a joint with axis z through `point`.
+void jacobian_column(JointKind kind, const Eigen::Vector3d& z, const Eigen::Vector3d& point, const Eigen::Vector3d& p,
+                     Eigen::Ref<Eigen::Matrix<double, 6, 1>> col) {
+  if (kind == JointKind::kRevolute) {
+    col.head<3>() = z.cross(p - point);
+    col.tail<3>() = z;
+  } else {
+    col.head<3>() = z;
+    col.tail<3>().setZero();
+  }
+}
+}  // namespace
+
 void forward_kinematics(const Chain& chain, const double* q, ChainData& data) {
   data.frames[0] = chain.base;
   for (int i = 0; i < chain.dof(); ++i) {
-    const Eigen::Isometry3d joint_frame = data.frames[i] * data.link_pre[i];
+    const Eigen::Isometry3d joint_frame =
+        advance(data.frames[i], data.link_pre[i], data.link_post[i], chain.links[i].kind, q[i], &data.frames[i + 1]);
     data.joint_axis[i] = joint_frame.linear().col(2);
     data.joint_point[i] = joint_frame.translation();
-    Eigen::Isometry3d moved = joint_frame;
-    if (chain.links[i].kind == JointKind::kRevolute) {
-      const double c = std::cos(q[i]), s = std::sin(q[i]);
-      Eigen::Matrix3d rz;
-      rz << c, -s, 0, s, c, 0, 0, 0, 1;
-      moved.linear() = joint_frame.linear() * rz;
-    } else {
-      moved.translation() += q[i] * data.joint_axis[i];
-    }
-    data.frames[i + 1] = moved * data.link_post[i];
   }
   data.tip = data.frames[chain.dof()] * chain.tool;
+}
+
+Eigen::Isometry3d tip_pose_and_jacobian(const Chain& chain, const double* q, double* jacobian) {
+  const int n = chain.dof();
+  if (n > kMaxStackChainDof) throw std::length_error("tip_pose_and_jacobian: chain has more than 32 joints");
+  Eigen::Vector3d axis[kMaxStackChainDof], point[kMaxStackChainDof];
+  Eigen::Isometry3d frame = chain.base;
+  for (int i = 0; i < n; ++i) {
+    Eigen::Isometry3d pre, post;
+    dh_split(chain.convention, chain.links[i], &pre, &post);
+    const Eigen::Isometry3d joint_frame = advance(frame, pre, post, chain.links[i].kind, q[i], &frame);
+    axis[i] = joint_frame.linear().col(2);
+    point[i] = joint_frame.translation();
+  }
+  const Eigen::Isometry3d tip = frame * chain.tool;
+  if (jacobian) {
+    Eigen::Map<Eigen::Matrix<double, 6, Eigen::Dynamic>> j(jacobian, 6, n);
+    for (int i = 0; i < n; ++i) jacobian_column(chain.links[i].kind, axis[i], point[i], tip.translation(), j.col(i));
+  }
+  return tip;
 }
 
 void compute_jacobian(const Chain& chain, ChainData& data, JacobianFrame frame) {
   const Eigen::Vector3d p = data.tip.translation();
   for (int i = 0; i < chain.dof(); ++i) {
-    const Eigen::Vector3d& z = data.joint_axis[i];
-    if (chain.links[i].kind == JointKind::kRevolute) {
-      data.jacobian.col(i).head<3>() = z.cross(p - data.joint_point[i]);
-      data.jacobian.col(i).tail<3>() = z;
-    } else {
-      data.jacobian.col(i).head<3>() = z;
-      data.jacobian.col(i).tail<3>().setZero();
-    }
+    jacobian_column(chain.links[i].kind, data.joint_axis[i], data.joint_point[i], p, data.jacobian.col(i));
   }
   if (frame == JacobianFrame::kTool) {
     const Eigen::Matrix3d rt = data.tip.linear().transpose();

@@ -39,4 +39,12 @@ inline void fk_and_jacobian(const Chain& chain, const double* q, ChainData& data
   compute_jacobian(chain, data, frame);
 }
 
+// Most joints tip_pose_and_jacobian handles (its workspace lives on the stack).
+inline constexpr int kMaxStackChainDof = 32;
+
+// Tool pose of `chain` at q, and its 6 x dof geometric Jacobian (column-major, rows as in ChainData::jacobian) when
+// `jacobian` is non-null, without a ChainData: for callers shared by threads that cannot keep a workspace.
+// Does not allocate; chain.dof() must not exceed kMaxStackChainDof (checked: throws std::length_error).
+Eigen::Isometry3d tip_pose_and_jacobian(const Chain& chain, const double* q, double* jacobian = nullptr);
+
 }  // namespace mjhand

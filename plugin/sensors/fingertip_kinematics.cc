@@ -1,7 +1,5 @@
 #include "sensors/fingertip_kinematics.h"
 
-#include <algorithm>
-#include <unordered_map>
 #include <vector>
 
 #include "hand/model_chains.h"
@@ -17,14 +15,8 @@ struct Output {
   int chain;   // index into the chains
 };
 
-// Chains and FK workspaces are mutable per call, and one instance serves every thread: each thread keeps its
-// own copy, built on its first call (no allocation after that).
-struct Workspace {
-  std::vector<ModelChain> chains;
-  std::vector<ChainData> data;
-  std::vector<double> q;
-};
-
+// Chains stay in the palm frame (the constant part); the palm's world pose is read from mjData at every call.
+// FK runs on the stack, so one instance serves every thread without locks, caches or allocation.
 class FingertipKinematics : public Plugin {
  public:
   FingertipKinematics(std::vector<ModelChain> chains, std::vector<Output> outputs)
@@ -35,42 +27,27 @@ class FingertipKinematics : public Plugin {
 
   void sensor(const mjModel* m, mjData* d, int stage, mjtNum*) const override {
     if (stage != mjSTAGE_POS) return;
-    Workspace& ws = workspace();
-    set_world_bases(m, d, ws.chains);  // palm pose from d->xpos/xmat: valid at the position stage
+    double q[kMaxStackChainDof];
+    double jac[6 * kMaxStackChainDof];
     for (const Output& o : outputs_) {
-      const ModelChain& mc = ws.chains[o.chain];
-      ChainData& cd = ws.data[o.chain];
-      gather_joint_positions(mc, d->qpos, ws.q.data());
+      const ModelChain& mc = chains_[o.chain];
+      gather_joint_positions(mc, d->qpos, q);
       mjtNum* out = d->sensordata + m->sensor_adr[o.sensor];
-      if (m->sensor_dim[o.sensor] == 3) {
-        forward_kinematics(mc.chain, ws.q.data(), cd);
-      } else {
-        fk_and_jacobian(mc.chain, ws.q.data(), cd);
-        out[3] = singularity_measures(cd.jacobian.topRows<3>()).manipulability;
-      }
-      const Eigen::Vector3d p = cd.tip.translation();
+      const bool manipulability = m->sensor_dim[o.sensor] == 4;
+      const Eigen::Isometry3d tip_in_palm = tip_pose_and_jacobian(mc.chain, q, manipulability ? jac : nullptr);
+      // xpos/xmat are valid at the position stage; a rotation leaves sqrt(det(Jp Jp^T)) unchanged.
+      const Eigen::Vector3d p = body_pose(d, mc.palm_body) * tip_in_palm.translation();
       out[0] = p.x();
       out[1] = p.y();
       out[2] = p.z();
+      if (manipulability) {
+        Eigen::Map<const Eigen::Matrix<double, 6, Eigen::Dynamic>> j(jac, 6, mc.chain.dof());
+        out[3] = singularity_measures(j.topRows<3>()).manipulability;
+      }
     }
   }
 
  private:
-  Workspace& workspace() const {
-    thread_local std::unordered_map<const FingertipKinematics*, Workspace> per_instance;
-    auto it = per_instance.find(this);
-    if (it != per_instance.end()) return it->second;
-    Workspace ws;
-    ws.chains = chains_;
-    size_t max_dof = 0;
-    for (const ModelChain& mc : chains_) {
-      ws.data.emplace_back(mc.chain);
-      max_dof = std::max(max_dof, mc.chain.links.size());
-    }
-    ws.q.resize(max_dof);
-    return per_instance.emplace(this, std::move(ws)).first->second;
-  }
-
   std::vector<ModelChain> chains_;
   std::vector<Output> outputs_;
 };
@@ -86,10 +63,12 @@ std::unique_ptr<Plugin> make_fingertip_kinematics_plugin(const mjModel* m, const
     cfg.fail(std::string("cannot read the hand's embedded DH chains: ") + e.what());
   }
   if (chains.empty()) cfg.fail("the model carries no mjhand DH chains (generate it with `mjhand make-hand`)");
+  for (const ModelChain& mc : chains) {
+    if (mc.chain.dof() > kMaxStackChainDof) cfg.fail("finger chain with more than 32 joints is not supported");
+  }
   std::vector<Output> outputs;
   for (int s : sensors) {
     const std::string label = object_label(m, mjOBJ_SENSOR, s);
-    if (m->sensor_type[s] != mjSENS_USER) cfg.fail("sensors", "sensor " + label + " is not a <user> sensor");
     if (m->sensor_objtype[s] != mjOBJ_SITE) cfg.fail("sensors", "sensor " + label + " needs objtype=\"site\"");
     if (m->sensor_needstage[s] != mjSTAGE_POS) cfg.fail("sensors", "sensor " + label + " needs needstage=\"pos\"");
     if (m->sensor_dim[s] != 3 && m->sensor_dim[s] != 4) cfg.fail("sensors", "sensor " + label + " needs dim 3 or 4");
