@@ -1,49 +1,21 @@
 // The mjhand CLI as a user runs it: exit codes, files written, messages that name the culprit.
 #include <catch2/catch.hpp>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 #include "test_util.h"
 
 using mjhand_test::source_path;
 
+using mjhand_test::read_all;
+using mjhand_test::run_cli;
+using Result = mjhand_test::CliResult;
+
 namespace {
-struct Result {
-  int status;
-  std::string output;  // stdout + stderr
-};
-
-Result run_cli(const std::string& args) {
-  const std::string cmd = std::string(MJHAND_CLI) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe);
-  std::string out;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
-  const int rc = pclose(pipe);
-  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, out};
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string temp_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("mjhand_cli_" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir.string();
-}
+std::string temp_dir(const std::string& name) { return mjhand_test::fresh_temp_dir("cli_" + name); }
 }  // namespace
 
 TEST_CASE("mjhand run writes a CSV of time, qpos, qvel, ctrl, sensors and a report", "[cli]") {

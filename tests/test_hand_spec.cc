@@ -12,6 +12,7 @@
 #include "hand/hand_spec.h"
 #include "hand/mjcf_writer.h"
 #include "hand/model_chains.h"
+#include "host/host.h"
 #include "test_util.h"
 
 using namespace mjhand;
@@ -374,4 +375,138 @@ TEST_CASE("committed models are exactly what the generator writes now", "[hand]"
     ++checked;
   }
   CHECK(checked >= 1);
+}
+
+namespace {
+// The committed e_GRASP model with one edit; what read_model_chains says about it ("no error" when it accepts it).
+std::string chains_error_after_edit(const std::string& from, const std::string& to) {
+  std::string xml = read_text(mjhand_test::source_path("models/egrasp_hand.xml"));
+  REQUIRE(xml.find(from) != std::string::npos);
+  xml.replace(xml.find(from), from.size(), to);
+  auto m = mjhand_test::load_xml_string(xml);
+  try {
+    read_model_chains(m.get());
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST_CASE("a generated model edited by hand no longer passes as its embedded chains", "[hand]") {
+  const std::string unchanged = "<body name=\"f1_link2\" pos=\"0.02 0 0\"";
+  CHECK(chains_error_after_edit(unchanged, unchanged) == "no error");
+  const auto check = [](const std::string& from, const std::string& to, const std::string& finger,
+                        const std::string& fragment) {
+    const std::string msg = chains_error_after_edit(from, to);
+    INFO(from << " -> " << to << "\n" << msg);
+    CHECK_THAT(msg, Contains("finger '" + finger + "': "));
+    CHECK_THAT(msg, Contains(fragment));
+    CHECK_THAT(msg, Contains("custom numeric field 'mjhand:chain:" + finger + "'"));
+    CHECK_THAT(msg, Contains("regenerate"));
+  };
+  SECTION("a body moved off its joint axis") {
+    check("<body name=\"f1_link2\" pos=\"0.02 0 0\"", "<body name=\"f1_link2\" pos=\"0.021 0 0\"", "f1",
+          "joint 'f1_j2' turns about an axis through");
+  }
+  SECTION("a body moved along its own joint axis: only the fingertip shows it") {
+    check("<body name=\"f1_link3\" pos=\"0.045 0 0\"", "<body name=\"f1_link3\" pos=\"0.045 0 0.001\"", "f1",
+          "site 'f1_tip' is at");
+  }
+  SECTION("a body turned") {
+    check("<body name=\"f2_link2\" pos=\"0.02 0 0\" quat=\"0.7071067811865476 0.7071067811865475 0 0\"",
+          "<body name=\"f2_link2\" pos=\"0.02 0 0\" quat=\"1 0 0 0\"", "f2", "joint 'f2_j2' moves along");
+  }
+  SECTION("the fingertip site moved") {
+    check("<site name=\"f3_tip\" pos=\"0.03 0 0\" quat=\"1 0 0 0\"",
+          "<site name=\"f3_tip\" pos=\"0.03 0 0\" quat=\"0 0 0 1\"", "f3", "site 'f3_tip' is oriented differently");
+  }
+  SECTION("a joint with a ref") {
+    check("<joint name=\"f2_j1\" type=\"hinge\"", "<joint name=\"f2_j1\" type=\"hinge\" ref=\"0.3\"", "f2",
+          "joint 'f2_j1' has qpos0 = 0.3 (a ref attribute?)");
+  }
+  SECTION("a joint axis other than the body's z") {
+    check("<joint name=\"f3_j3\" type=\"hinge\" pos=\"0 0 0\" axis=\"0 0 1\"",
+          "<joint name=\"f3_j3\" type=\"hinge\" pos=\"0 0 0\" axis=\"0 1 0\"", "f3", "joint 'f3_j3' has axis (0 1 0)");
+  }
+  SECTION("a joint off the body origin") {
+    check("<joint name=\"f1_j3\" type=\"hinge\" pos=\"0 0 0\"",
+          "<joint name=\"f1_j3\" type=\"hinge\" pos=\"0.002 0 0\"", "f1", "joint 'f1_j3' sits at (0.002 0 0)");
+  }
+}
+
+TEST_CASE("the fingertip sensor plugin refuses a hand whose bodies disagree with its chains", "[hand]") {
+  std::vector<std::string> lines(kGood.begin(), kGood.begin() + 60);  // without the "pid" plugin (not a built-in)
+  lines.push_back("nuserdata: 8");
+  std::string xml = write_mjcf(parse_hand_spec(join(lines), "good.yaml"), "good.yaml");
+  xml.insert(xml.rfind("</custom>"), "<text name=\"mjhand:tips\" data=\"type=fingertip_kinematics sensors=tip\"/>");
+  xml.insert(xml.rfind("<custom>"),
+             "<sensor><user name=\"tip\" objtype=\"site\" objname=\"index_tip\" needstage=\"pos\" dim=\"3\" "
+             "datatype=\"real\"/></sensor>");
+  {
+    auto m = mjhand_test::load_xml_string(xml);
+    CHECK_NOTHROW(Host::attach(m.get()));
+  }
+  const std::string joint = "<joint name=\"thumb_j2\" type=\"slide\"";
+  REQUIRE(xml.find(joint) != std::string::npos);
+  xml.replace(xml.find(joint), joint.size(), joint + " ref=\"0.01\"");
+  auto m = mjhand_test::load_xml_string(xml);
+  CHECK_THROWS_WITH(Host::attach(m.get()), Contains("plugin instance 'tips'") &&
+                                               Contains("finger 'thumb': joint 'thumb_j2' has qpos0 = 0.01"));
+}
+
+TEST_CASE("actuator joints are resolved once, when parsed", "[hand]") {
+  const HandSpec s = parse_hand_spec(join(kGood), "good.yaml");
+  for (const ActuatorSpec& a : s.actuators) {
+    REQUIRE(a.joint_refs.size() == a.joints.size());
+    for (std::size_t i = 0; i < a.joints.size(); ++i) {
+      const JointRef r = a.joint_refs[i];
+      CHECK(joint_name(s.fingers[r.finger].name, r.link) == a.joints[i]);
+      CHECK(&actuator_link(s, a, i) == &s.fingers[r.finger].links[r.link]);
+      CHECK(find_joint(s, a.joints[i]).finger == r.finger);
+      CHECK(find_joint(s, a.joints[i]).link == r.link);
+    }
+  }
+  CHECK(s.actuators[1].joint_refs.at(0).finger == 1);
+  CHECK(s.actuators[1].joint_refs.at(0).link == 0);
+  CHECK(find_joint(s, "thumb_j3").finger == -1);
+
+  // A spec edited in code whose refs no longer name the joints is refused, not written with the wrong ranges.
+  HandSpec edited = s;
+  edited.actuators[0].joint_refs.clear();
+  CHECK_THROWS_AS(write_mjcf(edited, "edited.yaml"), std::invalid_argument);
+  edited = s;
+  edited.actuators[0].ctrl_from_joint_range = false;  // an explicit ctrlrange: its unit depends on the joint kind
+  edited.actuators[0].ctrllimited = true;
+  edited.actuators[0].joint_refs[0] = {1, 1};
+  CHECK_THROWS_WITH(hand_spec_to_yaml(edited), Contains("'index_j1'"));
+}
+
+TEST_CASE("shared geometry helpers: link segments and quaternion signs", "[hand]") {
+  const HandSpec s = parse_hand_spec(with_line(23, "      - a: 0\n        allow_zero_length: true"), "z.yaml");
+  CHECK(link_to_next(s.convention, s.fingers[0], 1).translation().norm() < kZeroLinkLength);
+  CHECK(link_to_next(s.convention, s.fingers[0], 0).translation().norm() == Approx(0.02));
+  // The last link ends at the tool point.
+  const FingerSpec& thumb = s.fingers[1];
+  Eigen::Isometry3d pre, post;
+  dh_split(s.convention, thumb.links[1].dh, &pre, &post);
+  CHECK(same_pose(link_to_next(s.convention, thumb, 1), post * thumb.tool, 1e-300));
+
+  const Eigen::Matrix3d r = Eigen::AngleAxisd(150 * kDeg, Eigen::Vector3d(-3, 1, 1).normalized()).toRotationMatrix();
+  REQUIRE(Eigen::Quaterniond(r).w() < 0);  // the case the helper exists for
+  const Eigen::Quaterniond q = canonical_quaternion(r);
+  CHECK(q.w() >= 0);
+  CHECK((q.toRotationMatrix() - r).cwiseAbs().maxCoeff() < 1e-15);
+  CHECK(kDeg == M_PI / 180.0);
+}
+
+TEST_CASE("nuserdata has a sane upper bound", "[hand]") {
+  check_error(with_line(67, "nuserdata: 1000001"), 67, "nuserdata", "must be at most 1000000");
+  CHECK(parse_hand_spec(with_line(67, "nuserdata: 1000000"), "ok.yaml").nuserdata == 1000000);
+}
+
+TEST_CASE("a description path that is not a regular file is named as such", "[hand]") {
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  CHECK_THROWS_WITH(load_hand_spec(dir), Contains(dir) && Contains("is a directory") && !Contains("empty"));
+  CHECK_THROWS_WITH(load_hand_spec("/nonexistent/hand.yaml"), Contains("no such file"));
 }

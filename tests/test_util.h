@@ -22,4 +22,17 @@ inline ModelPtr load_xml_file(const std::string& path) { return mjhand::load_mod
 // Compiles an MJCF string (through a temporary file) or throws.
 ModelPtr load_xml_string(const std::string& xml);
 
+// Exit status and combined stdout+stderr of the mjhand CLI run with `args` (a shell-quoted string).
+struct CliResult {
+  int status;
+  std::string output;
+};
+CliResult run_cli(const std::string& args);
+
+// Whole content of a file ("" when it cannot be read).
+std::string read_all(const std::string& path);
+
+// An empty folder under the system temp directory, named for the test.
+std::string fresh_temp_dir(const std::string& name);
+
 }  // namespace mjhand_test

@@ -8,8 +8,7 @@ namespace mjhand {
 namespace {
 void push_pose(std::vector<double>& v, const Eigen::Isometry3d& pose) {
   const Eigen::Vector3d p = pose.translation();
-  Eigen::Quaterniond q(pose.linear());
-  if (q.w() < 0) q.coeffs() *= -1;  // one sign for a given rotation, so generated files are deterministic
+  const Eigen::Quaterniond q = canonical_quaternion(pose.linear());
   v.insert(v.end(), {p.x(), p.y(), p.z(), q.w(), q.x(), q.y(), q.z()});
 }
 
@@ -30,6 +29,12 @@ Eigen::Isometry3d read_pose(const double* d, int at, const std::string& field, c
   return pose;
 }
 }  // namespace
+
+Eigen::Quaterniond canonical_quaternion(const Eigen::Matrix3d& rotation) {
+  Eigen::Quaterniond q(rotation);
+  if (q.w() < 0) q.coeffs() *= -1;
+  return q;
+}
 
 std::string chain_field_name(const std::string& finger) { return kChainFieldPrefix + finger; }
 

@@ -24,6 +24,9 @@ constexpr int kChainHeaderSize = 17;
 constexpr int kChainRowSize = 7;
 constexpr const char* kChainFieldPrefix = "mjhand:chain:";
 
+// The rotation as the quaternion with w >= 0: one sign per rotation, so generated files are deterministic.
+Eigen::Quaterniond canonical_quaternion(const Eigen::Matrix3d& rotation);
+
 // Numeric field name for a finger: "mjhand:chain:<finger>".
 std::string chain_field_name(const std::string& finger);
 

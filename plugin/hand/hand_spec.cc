@@ -1,6 +1,7 @@
 #include "hand/hand_spec.h"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -9,18 +10,7 @@
 namespace mjhand {
 
 namespace {
-constexpr double kDeg = M_PI / 180.0;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// Length of the segment a link's capsule spans: from its joint to the next joint (or to the tool point).
-double link_segment_length(DHConvention conv, const std::vector<LinkSpec>& links, std::size_t k,
-                           const Eigen::Isometry3d& tool) {
-  Eigen::Isometry3d pre, post, next_pre = Eigen::Isometry3d::Identity(), unused;
-  dh_split(conv, links[k].dh, &pre, &post);
-  if (k + 1 < links.size()) dh_split(conv, links[k + 1].dh, &next_pre, &unused);
-  const Eigen::Isometry3d to_next = k + 1 < links.size() ? post * next_pre : post * tool;
-  return to_next.translation().norm();
-}
 
 PalmSpec parse_palm(const Field& f) {
   MapReader map(f);
@@ -116,7 +106,7 @@ FingerSpec parse_finger(const Field& f, DHConvention conv) {
   if (rows.empty()) links.fail("a finger needs at least one link");
   for (const Field& row : rows) finger.links.push_back(parse_link(row, radius, mass));
   for (std::size_t k = 0; k < rows.size(); ++k) {
-    if (!finger.links[k].allow_zero_length && link_segment_length(conv, finger.links, k, finger.tool) < 1e-9) {
+    if (!finger.links[k].allow_zero_length && link_to_next(conv, finger, k).translation().norm() < kZeroLinkLength) {
       rows[k].fail(
           "zero-length link: its joint and the next joint (or the tool point) coincide (for standard DH: a = d = 0); "
           "set allow_zero_length: true if that is intended");
@@ -124,18 +114,6 @@ FingerSpec parse_finger(const Field& f, DHConvention conv) {
   }
   map.finish();
   return finger;
-}
-
-const FingerSpec* joint_owner(const HandSpec& spec, const std::string& joint, int* k) {
-  for (const FingerSpec& f : spec.fingers) {
-    for (int i = 0; i < static_cast<int>(f.links.size()); ++i) {
-      if (joint_name(f.name, i) == joint) {
-        *k = i;
-        return &f;
-      }
-    }
-  }
-  return nullptr;
 }
 
 ActuatorSpec parse_actuator(const Field& f, const HandSpec& spec) {
@@ -162,9 +140,11 @@ ActuatorSpec parse_actuator(const Field& f, const HandSpec& spec) {
   const Field joints = map.required("joints");
   std::set<JointKind> kinds;
   if (joints.node.IsScalar() && joints.node.Scalar() == "all") {
-    for (const FingerSpec& finger : spec.fingers) {
+    for (int i = 0; i < static_cast<int>(spec.fingers.size()); ++i) {
+      const FingerSpec& finger = spec.fingers[i];
       for (int k = 0; k < static_cast<int>(finger.links.size()); ++k) {
         act.joints.push_back(joint_name(finger.name, k));
+        act.joint_refs.push_back({i, k});
         kinds.insert(finger.links[k].dh.kind);
       }
     }
@@ -174,11 +154,11 @@ ActuatorSpec parse_actuator(const Field& f, const HandSpec& spec) {
     if (items.empty()) joints.fail("the joint list is empty");
     for (const Field& item : items) {
       const std::string name = read_string(item);
-      int k = 0;
-      const FingerSpec* owner = joint_owner(spec, name, &k);
-      if (!owner) item.fail("no joint named \"" + name + "\" (joints are <finger>_j<k>, k from 1)");
+      const JointRef ref = find_joint(spec, name);
+      if (ref.finger < 0) item.fail("no joint named \"" + name + "\" (joints are <finger>_j<k>, k from 1)");
       act.joints.push_back(name);
-      kinds.insert(owner->links[k].dh.kind);
+      act.joint_refs.push_back(ref);
+      kinds.insert(spec.fingers[ref.finger].links[ref.link].dh.kind);
     }
   }
 
@@ -240,8 +220,12 @@ std::string config_value(const Field& f) {
 PluginSpec parse_plugin(const Field& f) {
   MapReader map(f);
   PluginSpec p;
-  p.name = read_identifier(map.required("name"));
-  p.type = read_identifier(map.required("type"));
+  const Field name = map.required("name");
+  p.name = read_identifier(name);
+  p.mark = name.mark;
+  const Field type = map.required("type");
+  p.type = read_identifier(type);
+  p.type_mark = type.mark;
   const Field config = map.optional("config");
   if (present(config)) {
     MapReader cfg(config);
@@ -251,6 +235,7 @@ PluginSpec parse_plugin(const Field& f) {
       if (key == "type") value.fail("'type' is reserved (it names the plugin type)");
       read_identifier(Field{value.file, it->first, value.path, it->first.Mark()});
       p.config.emplace_back(key, config_value(value));
+      p.config_marks[key] = value.mark;
     }
     cfg.finish();
   }
@@ -311,6 +296,8 @@ HandSpec parse_root(const Field& root) {
   if (present(nuser)) {
     spec.nuserdata = read_int(nuser);
     if (spec.nuserdata < 0) nuser.fail("must not be negative");
+    if (spec.nuserdata > kMaxNuserdata) nuser.fail("must be at most " + std::to_string(kMaxNuserdata));
+    spec.nuserdata_mark = nuser.mark;
   }
   const Field self = map.optional("self_collision");
   if (present(self)) spec.self_collision = read_bool(self);
@@ -323,6 +310,38 @@ std::string joint_name(const std::string& finger, int k) { return finger + "_j" 
 std::string link_body_name(const std::string& finger, int k) { return finger + "_link" + std::to_string(k + 1); }
 std::string tip_site_name(const std::string& finger) { return finger + "_tip"; }
 
+JointRef find_joint(const HandSpec& spec, const std::string& name) {
+  for (int i = 0; i < static_cast<int>(spec.fingers.size()); ++i) {
+    for (int k = 0; k < static_cast<int>(spec.fingers[i].links.size()); ++k) {
+      if (joint_name(spec.fingers[i].name, k) == name) return {i, k};
+    }
+  }
+  return {};
+}
+
+const LinkSpec& actuator_link(const HandSpec& spec, const ActuatorSpec& a, std::size_t i) {
+  if (a.joint_refs.size() != a.joints.size() || i >= a.joints.size()) {
+    throw std::invalid_argument("actuator joint list and joint_refs differ in length; fill ActuatorSpec::joint_refs "
+                                "with find_joint when building a spec in code");
+  }
+  const JointRef& r = a.joint_refs[i];
+  const bool valid = r.finger >= 0 && r.finger < static_cast<int>(spec.fingers.size()) && r.link >= 0 &&
+                     r.link < static_cast<int>(spec.fingers[r.finger].links.size());
+  if (!valid || joint_name(spec.fingers[r.finger].name, r.link) != a.joints[i]) {
+    throw std::invalid_argument("actuator joint_refs entry for joint '" + a.joints[i] +
+                                "' does not point at that joint; fill it with find_joint");
+  }
+  return spec.fingers[r.finger].links[r.link];
+}
+
+Eigen::Isometry3d link_to_next(DHConvention convention, const FingerSpec& finger, std::size_t k) {
+  Eigen::Isometry3d pre, post, next_pre, next_post;
+  dh_split(convention, finger.links[k].dh, &pre, &post);
+  if (k + 1 == finger.links.size()) return post * finger.tool;
+  dh_split(convention, finger.links[k + 1].dh, &next_pre, &next_post);
+  return post * next_pre;
+}
+
 HandSpec parse_hand_spec(const std::string& yaml_text, const std::string& source_name) {
   YAML::Node root;
   try {
@@ -331,12 +350,22 @@ HandSpec parse_hand_spec(const std::string& yaml_text, const std::string& source
     throw SpecError(source_name, e.mark.line + 1, e.mark.column + 1, "", "YAML syntax error: " + e.msg);
   }
   if (!root.IsDefined() || root.IsNull()) throw SpecError(source_name, 1, 1, "", "the description is empty");
-  return parse_root(Field{&source_name, root, "", root.Mark()});
+  HandSpec spec = parse_root(Field{&source_name, root, "", root.Mark()});
+  spec.source_name = source_name;
+  return spec;
 }
 
 HandSpec load_hand_spec(const std::string& path) {
+  // A directory opens fine as a stream and reads as empty, which would be reported as an empty description.
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(st)) throw std::runtime_error("cannot open hand description " + path + ": no such file");
+  if (!std::filesystem::is_regular_file(st)) {
+    throw std::runtime_error("cannot read hand description " + path + ": " +
+                             (std::filesystem::is_directory(st) ? "it is a directory" : "it is not a regular file"));
+  }
   std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open hand description " + path);
+  if (!in) throw std::runtime_error("cannot open hand description " + path + ": not readable");
   std::ostringstream text;
   text << in.rdbuf();
   return parse_hand_spec(text.str(), path);

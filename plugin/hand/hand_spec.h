@@ -42,10 +42,17 @@ struct FingerSpec {
 
 enum class ActuatorType { kPosition, kVelocity, kMotor };
 
+// Where a joint's DH row lives: spec.fingers[finger].links[link].
+struct JointRef {
+  int finger = -1;  // -1: no such joint
+  int link = -1;
+};
+
 // One actuator entry; expands to one MuJoCo actuator per listed joint.
 struct ActuatorSpec {
   ActuatorType type = ActuatorType::kPosition;
   std::vector<std::string> joints;  // resolved joint names ("all" already expanded)
+  std::vector<JointRef> joint_refs;  // one per joints entry, resolved when parsed (see find_joint)
   double gain = 0.0;                // kp (position), kv (velocity), gear (motor)
   bool ctrl_from_joint_range = true;  // position without ctrlrange: each joint's range
   bool ctrllimited = false;
@@ -55,10 +62,19 @@ struct ActuatorSpec {
 };
 
 // An mjhand plugin instance, written into the model as <custom><text name="mjhand:NAME" data="type=T k=v ..."/>.
+// The marks let errors found only once MuJoCo and the plugin host see the model still cite the YAML line;
+// they are null for a spec built in code.
 struct PluginSpec {
   std::string name, type;
   std::vector<std::pair<std::string, std::string>> config;  // in file order
+  YAML::Mark mark = YAML::Mark::null_mark();                // the entry
+  YAML::Mark type_mark = YAML::Mark::null_mark();
+  std::map<std::string, YAML::Mark> config_marks;           // the value of each config key
 };
+
+// Largest nuserdata a description may ask for (or its plugins may need): anything bigger is a typo, and MuJoCo would
+// allocate it in every mjData.
+constexpr int kMaxNuserdata = 1000000;
 
 struct HandSpec {
   std::string name;
@@ -67,8 +83,11 @@ struct HandSpec {
   std::vector<FingerSpec> fingers;
   std::vector<ActuatorSpec> actuators;
   std::vector<PluginSpec> plugins;
-  int nuserdata = 0;
+  int nuserdata = 0;             // 0: build_hand_model sizes it from the plugins
   bool self_collision = false;  // false: hand geoms never collide with each other (see docs/hand-description.md)
+
+  std::string source_name;  // FILE in messages (what parse_hand_spec was given); empty for a spec built in code
+  YAML::Mark nuserdata_mark = YAML::Mark::null_mark();
 };
 
 // Joint name of link k (0-based) of a finger: "<finger>_j<k+1>", shared by the writer and the model reader.
@@ -77,6 +96,19 @@ std::string joint_name(const std::string& finger, int k);
 std::string link_body_name(const std::string& finger, int k);
 // Fingertip site name: "<finger>_tip".
 std::string tip_site_name(const std::string& finger);
+
+// The finger and link of the joint called `name`; finger is -1 when the spec has no such joint.
+JointRef find_joint(const HandSpec& spec, const std::string& name);
+// The link that actuator joint i drives, through a.joint_refs; throws std::invalid_argument when joint_refs does not
+// match a.joints (a spec built in code must fill it, e.g. with find_joint).
+const LinkSpec& actuator_link(const HandSpec& spec, const ActuatorSpec& a, std::size_t i);
+
+// Below this length a link's segment counts as empty: a capsule cannot span it.
+constexpr double kZeroLinkLength = 1e-9;
+// Link k's fixed offset from its joint frame to the next joint's frame (to the fingertip frame for the last link),
+// joint at zero. Its translation is the segment the link's capsule spans; the generated model places the next body
+// (or the tip site) there.
+Eigen::Isometry3d link_to_next(DHConvention convention, const FingerSpec& finger, std::size_t k);
 
 // Parses a description held in memory; source_name is what error messages cite as FILE.
 HandSpec parse_hand_spec(const std::string& yaml_text, const std::string& source_name);

@@ -7,8 +7,6 @@
 namespace mjhand {
 
 namespace {
-constexpr double kDeg = M_PI / 180.0;
-
 std::string num(double v) {
   return format_exact(v);
 }
@@ -31,14 +29,9 @@ void emit_pose(YAML::Emitter& out, const Eigen::Isometry3d& pose) {
   }
 }
 
+// The parser rejects a ctrlrange on mixed joint kinds, so the first joint speaks for the entry.
 bool actuator_is_angular(const HandSpec& spec, const ActuatorSpec& a) {
-  if (a.type == ActuatorType::kMotor) return false;
-  for (const FingerSpec& f : spec.fingers) {
-    for (int k = 0; k < static_cast<int>(f.links.size()); ++k) {
-      if (joint_name(f.name, k) == a.joints.front()) return f.links[k].dh.kind == JointKind::kRevolute;
-    }
-  }
-  return false;
+  return a.type != ActuatorType::kMotor && actuator_link(spec, a, 0).dh.kind == JointKind::kRevolute;
 }
 
 void emit_link(YAML::Emitter& out, const LinkSpec& l) {

@@ -26,8 +26,7 @@ std::string nums(std::initializer_list<double> values) {
 
 std::string pose_attrs(const Eigen::Isometry3d& pose) {
   const Eigen::Vector3d p = pose.translation();
-  Eigen::Quaterniond q(pose.linear());
-  if (q.w() < 0) q.coeffs() *= -1;
+  const Eigen::Quaterniond q = canonical_quaternion(pose.linear());
   return "pos=\"" + nums({p.x(), p.y(), p.z()}) + "\" quat=\"" + nums({q.w(), q.x(), q.y(), q.z()}) + "\"";
 }
 
@@ -60,9 +59,9 @@ struct Writer {
 
   void finger(const FingerSpec& f) {
     const int n = static_cast<int>(f.links.size());
-    std::vector<Eigen::Isometry3d> pre(n), post(n);
-    for (int k = 0; k < n; ++k) dh_split(spec.convention, f.links[k].dh, &pre[k], &post[k]);
-    Eigen::Isometry3d body_pose = f.base * pre[0];  // link k's body sits at its joint frame
+    Eigen::Isometry3d pre0, unused_post;
+    dh_split(spec.convention, f.links[0].dh, &pre0, &unused_post);
+    Eigen::Isometry3d body_pose = f.base * pre0;  // link k's body sits at its joint frame
     for (int k = 0; k < n; ++k) {
       const LinkSpec& l = f.links[k];
       const int depth = 3 + k;
@@ -78,11 +77,11 @@ struct Writer {
         out << " limited=\"false\"";
       }
       out << " damping=\"" << num(f.damping) << "\" armature=\"" << num(f.armature) << "\"/>\n";
-      const Eigen::Isometry3d to_next = k + 1 < n ? post[k] * pre[k + 1] : post[k] * f.tool;
+      const Eigen::Isometry3d to_next = link_to_next(spec.convention, f, k);
       const Eigen::Vector3d end = to_next.translation();
       indent(depth + 1);
       out << "<geom name=\"" << link_body_name(f.name, k) << "_geom\" ";
-      if (end.norm() < 1e-9) {  // allowed zero-length link: a sphere keeps it massive and visible
+      if (end.norm() < kZeroLinkLength) {  // allowed zero-length link: a sphere keeps it massive and visible
         out << "type=\"sphere\" size=\"" << num(l.radius) << "\"";
       } else {
         out << "type=\"capsule\" fromto=\"0 0 0 " << nums({end.x(), end.y(), end.z()}) << "\" size=\""
@@ -92,7 +91,7 @@ struct Writer {
       if (k + 1 < n) body_pose = to_next;
     }
     indent(3 + n);
-    out << "<site name=\"" << tip_site_name(f.name) << "\" " << pose_attrs(post[n - 1] * f.tool)
+    out << "<site name=\"" << tip_site_name(f.name) << "\" " << pose_attrs(link_to_next(spec.convention, f, n - 1))
         << " size=\"0.004\" rgba=\"1 0.2 0.2 1\"/>\n";
     for (int k = n - 1; k >= 0; --k) {
       indent(3 + k);
@@ -107,7 +106,8 @@ struct Writer {
       const char* tag = a.type == ActuatorType::kPosition ? "position"
                         : a.type == ActuatorType::kVelocity ? "velocity"
                                                             : "motor";
-      for (const std::string& j : a.joints) {
+      for (std::size_t i = 0; i < a.joints.size(); ++i) {
+        const std::string& j = a.joints[i];
         out << "    <" << tag << " name=\"" << j << "_" << tag << "\" joint=\"" << j << "\"";
         if (a.type == ActuatorType::kPosition) out << " kp=\"" << num(a.gain) << "\"";
         if (a.type == ActuatorType::kVelocity) out << " kv=\"" << num(a.gain) << "\"";
@@ -115,7 +115,7 @@ struct Writer {
         double lo = a.ctrl_lower, hi = a.ctrl_upper;
         bool limited = a.ctrllimited;
         if (a.ctrl_from_joint_range) {
-          const DHLink& l = joint_link(j);
+          const DHLink& l = actuator_link(spec, a, i).dh;
           limited = std::isfinite(l.lower);
           lo = l.lower;
           hi = l.upper;
@@ -130,15 +130,6 @@ struct Writer {
       }
     }
     out << "  </actuator>\n";
-  }
-
-  const DHLink& joint_link(const std::string& joint) const {
-    for (const FingerSpec& f : spec.fingers) {
-      for (int k = 0; k < static_cast<int>(f.links.size()); ++k) {
-        if (joint_name(f.name, k) == joint) return f.links[k].dh;
-      }
-    }
-    throw std::logic_error("actuator joint " + joint + " is not in the spec");
   }
 
   void custom() {

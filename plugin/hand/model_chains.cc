@@ -1,9 +1,13 @@
 #include "hand/model_chains.h"
 
+#include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "hand/chain_encoding.h"
 #include "hand/hand_spec.h"
+#include "io/model_io.h"
+#include "kinematics/forward_kinematics.h"
 
 namespace mjhand {
 
@@ -15,6 +19,100 @@ int require_id(const mjModel* m, mjtObj type, const std::string& name, const std
                              " named '" + name + "'");
   }
   return id;
+}
+
+// Tighter than any error worth tolerating, looser than the ~1e-15 a generated model shows (same bound as the tests).
+constexpr double kConsistencyTol = 1e-9;
+
+std::string vec(const Eigen::Vector3d& v) {
+  char buf[96];
+  std::snprintf(buf, sizeof(buf), "(%.9g %.9g %.9g)", v.x(), v.y(), v.z());
+  return buf;
+}
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.3g", v);
+  return buf;
+}
+
+[[noreturn]] void inconsistent(const ModelChain& mc, const std::string& what) {
+  throw std::runtime_error("finger '" + mc.chain.name + "': " + what +
+                           "; the model's bodies and joints do not realise its embedded DH chain " +
+                           "(custom numeric field '" + chain_field_name(mc.chain.name) + "'): " +
+                           "regenerate the model from its description instead of editing it");
+}
+
+// The embedded tables are only worth reading if MuJoCo's bodies realise them: a hand-edited body pose, a turned joint
+// axis or a joint ref (which moves MuJoCo's zero) would make every consumer of the chains silently disagree with
+// MuJoCo. One configuration suffices: joints at the same axes through the same points and the same tip pose at qpos0
+// mean the same FK and Jacobian everywhere.
+void check_consistent(const mjModel* m, const std::vector<ModelChain>& chains) {
+  if (chains.empty()) return;
+  for (const ModelChain& mc : chains) {
+    for (int k = 0; k < mc.chain.dof(); ++k) {
+      const int j = mc.joint_ids[k];
+      const std::string joint = "joint '" + joint_name(mc.chain.name, k) + "'";
+      const Eigen::Vector3d axis(m->jnt_axis[3 * j], m->jnt_axis[3 * j + 1], m->jnt_axis[3 * j + 2]);
+      if ((axis - Eigen::Vector3d::UnitZ()).cwiseAbs().maxCoeff() > kConsistencyTol) {
+        inconsistent(mc, joint + " has axis " + vec(axis) + " in its body; the DH chain moves it along the body's z " +
+                             "axis (0 0 1)");
+      }
+      const Eigen::Vector3d pos(m->jnt_pos[3 * j], m->jnt_pos[3 * j + 1], m->jnt_pos[3 * j + 2]);
+      if (pos.cwiseAbs().maxCoeff() > kConsistencyTol) {
+        inconsistent(mc, joint + " sits at " + vec(pos) + " in its body; the DH chain puts it at the body origin");
+      }
+      const double q0 = m->qpos0[mc.qpos_adr[k]];
+      if (std::fabs(q0) > kConsistencyTol) {
+        inconsistent(mc, joint + " has qpos0 = " + num(q0) + " (a ref attribute?); the DH chain counts joint " +
+                             "values from the pose the model is written in, so ref must be 0");
+      }
+    }
+  }
+  DataPtr d = make_data(m);  // scratch: qpos = qpos0, nothing else is touched
+  if (!d) throw std::runtime_error("cannot allocate an mjData to check the embedded DH chains against the model");
+  mj_kinematics(m, d.get());
+  for (const ModelChain& mc : chains) {
+    Chain c = mc.chain;
+    c.base = body_pose(d.get(), mc.palm_body) * mc.base_in_palm;
+    std::vector<double> q(c.dof());
+    gather_joint_positions(mc, d->qpos, q.data());
+    ChainData cd(c);
+    forward_kinematics(c, q.data(), cd);
+    for (int k = 0; k < c.dof(); ++k) {
+      const int j = mc.joint_ids[k];
+      const std::string joint = "joint '" + joint_name(mc.chain.name, k) + "'";
+      const Eigen::Vector3d axis = Eigen::Map<const Eigen::Vector3d>(d->xaxis + 3 * j);
+      const Eigen::Vector3d anchor = Eigen::Map<const Eigen::Vector3d>(d->xanchor + 3 * j);
+      const double axis_err = (axis - cd.joint_axis[k]).cwiseAbs().maxCoeff();
+      if (axis_err > kConsistencyTol) {
+        inconsistent(mc, joint + " moves along " + vec(axis) + " in the world at qpos0, the DH chain along " +
+                             vec(cd.joint_axis[k]) + " (off by " + num(axis_err) + ")");
+      }
+      if (c.links[k].kind == JointKind::kPrismatic) continue;  // a slide's Jacobian column does not depend on a point
+      const Eigen::Vector3d r = anchor - cd.joint_point[k];
+      const double off_axis = (r - r.dot(cd.joint_axis[k]) * cd.joint_axis[k]).norm();
+      if (off_axis > kConsistencyTol) {
+        inconsistent(mc, joint + " turns about an axis through " + vec(anchor) +
+                             " in the world at qpos0, which is " + num(off_axis) + " m from the DH chain's axis " +
+                             "through " + vec(cd.joint_point[k]));
+      }
+    }
+    const Eigen::Vector3d site_pos = Eigen::Map<const Eigen::Vector3d>(d->site_xpos + 3 * mc.tip_site);
+    const Eigen::Matrix3d site_rot =
+        Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(d->site_xmat + 9 * mc.tip_site);
+    const double pos_err = (site_pos - cd.tip.translation()).norm();
+    if (pos_err > kConsistencyTol) {
+      inconsistent(mc, "site '" + tip_site_name(mc.chain.name) + "' is at " + vec(site_pos) +
+                           " in the world at qpos0, the DH chain's fingertip at " + vec(cd.tip.translation()) +
+                           " (" + num(pos_err) + " m apart)");
+    }
+    const double rot_err = (site_rot - cd.tip.linear()).cwiseAbs().maxCoeff();
+    if (rot_err > kConsistencyTol) {
+      inconsistent(mc, "site '" + tip_site_name(mc.chain.name) + "' is oriented differently from the DH chain's " +
+                           "fingertip frame at qpos0 (rotation matrices differ by " + num(rot_err) + ")");
+    }
+  }
 }
 
 Eigen::Isometry3d pose_from(const mjtNum* pos, const mjtNum* quat) {
@@ -67,6 +165,7 @@ std::vector<ModelChain> read_model_chains(const mjModel* m) {
     }
     out.push_back(std::move(mc));
   }
+  check_consistent(m, out);
   return out;
 }
 

@@ -20,7 +20,9 @@ struct ModelChain {
 };
 
 // Every embedded finger chain in field order; throws std::runtime_error naming the malformed numeric field or the
-// missing/mismatched joint, body or site.
+// missing/mismatched joint, body or site, or naming the finger and the discrepancy (> 1e-9) when the model does not
+// realise its chain: a joint axis other than the body's z, a joint off the body origin, a nonzero qpos0 (ref), or
+// joint axes and tip site pose at qpos0 (one mj_kinematics on a scratch mjData) that differ from the chain's FK.
 std::vector<ModelChain> read_model_chains(const mjModel* m);
 
 // True when no joint or mocap moves the body, i.e. its world pose is a model constant.

@@ -9,7 +9,8 @@ namespace mjhand {
 namespace {
 std::string location(const std::string& file, int line, int column) {
   std::ostringstream s;
-  s << file << ':' << line << ':' << column;
+  s << file;
+  if (line > 0) s << ':' << line << ':' << column;
   return s.str();
 }
 
@@ -178,7 +179,6 @@ Eigen::Matrix3d rpy_to_matrix(double roll, double pitch, double yaw) {
 }
 
 Eigen::Isometry3d read_pose(MapReader& map, bool pos_required) {
-  constexpr double kDeg = M_PI / 180.0;
   Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
   const Field pos = pos_required ? map.required("pos") : map.optional("pos");
   if (present(pos)) pose.translation() = read_vec3(pos);

@@ -13,7 +13,11 @@
 
 namespace mjhand {
 
-// A description error; what() is "FILE:LINE:COLUMN: PATH: MESSAGE" (line and column 1-based).
+// Radians per degree: degrees exist only in the YAML (keys ending in _deg), so this is the one conversion factor.
+constexpr double kDeg = 3.14159265358979323846 / 180.0;
+
+// A description error; what() is "FILE:LINE:COLUMN: PATH: MESSAGE" (line and column 1-based), or "FILE: PATH: MESSAGE"
+// when line is 0 (a spec built in code has no position to cite).
 class SpecError : public std::runtime_error {
  public:
   SpecError(const std::string& file, int line, int column, const std::string& path, const std::string& message);
