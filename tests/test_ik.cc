@@ -1,8 +1,11 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <cstring>
 #include <cmath>
+#include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -29,11 +32,15 @@ double angle_distance(const Q& a, const Q& b) {
   return m;
 }
 
+// Negated comparison: a NaN joint is out of limits here too, or the checks below would agree with a NaN solver.
 bool in_limits(const EGraspFinger& f, const Q& q, double tol = 0) {
   for (int i = 0; i < 3; ++i)
-    if (q[i] < f.lower[i] - tol || q[i] > f.upper[i] + tol) return false;
+    if (!(q[i] >= f.lower[i] - tol && q[i] <= f.upper[i] + tol)) return false;
   return true;
 }
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
 
 Q random_q(std::mt19937& rng, double lo, double hi) {
   std::uniform_real_distribution<double> u(lo, hi);
@@ -176,9 +183,6 @@ TEST_CASE("e_GRASP pose IK rejects poses the finger cannot take", "[ik]") {
   bad = pose;
   bad.linear() *= 1.01;  // not a rotation
   REQUIRE(egrasp_ik_pose(f, bad).status == EGraspIkStatus::kOrientationInconsistent);
-  bad = pose;
-  bad.linear()(0, 0) = std::nan("");
-  REQUIRE(egrasp_ik_pose(f, bad).status == EGraspIkStatus::kOrientationInconsistent);
 
   bad = pose;
   bad.translation() += 1e-4 * a;  // off the finger plane
@@ -224,7 +228,7 @@ TEST_CASE("DLS IK stays within the joint limits and agrees with the closed form 
     const Eigen::Vector3d target = fk(c, q_true.data()).translation();
     const bool reachable = egrasp_ik_position(f, target).count_within_limits() > 0;
     // Every intermediate iterate, seen by stopping after 0, 1, 2, ... iterations, respects the limits.
-    for (int n : {0, 1, 2, 3, 5, 8, 13, 200}) {
+    for (int n : {1, 2, 3, 5, 8, 13, 200}) {
       Q q = {0, 0, 0};  // from the centre: a biased start can end in a local minimum on a limit
       DlsOptions opt;
       opt.max_iterations = n;
@@ -235,6 +239,8 @@ TEST_CASE("DLS IK stays within the joint limits and agrees with the closed form 
         INFO("k = " << k << " q_true " << q_true[0] << " " << q_true[1] << " " << q_true[2] << " error "
                      << r.error << " iterations " << r.iterations);
         REQUIRE(r.converged == reachable);
+        REQUIRE(r.converged == (r.status == DlsStatus::kConverged));
+        if (!reachable) REQUIRE((r.status == DlsStatus::kStalled || r.status == DlsStatus::kIterationLimit));
         if (!reachable) {
           ++unreachable;
           REQUIRE(r.error > 1e-6);
@@ -304,4 +310,158 @@ TEST_CASE("DLS IK solves full poses: consistent e_GRASP poses and a general 6-jo
     REQUIRE((got.linear() - target.linear()).cwiseAbs().maxCoeff() < 1e-8);
     REQUIRE(r.orientation_error < 1e-8);
   }
+}
+
+TEST_CASE("e_GRASP IK rejects NaN and inf input instead of returning NaN solutions", "[ik]") {
+  const EGraspFinger f;
+  for (const double bad : {kNaN, kInf, -kInf}) {
+    for (int axis = 0; axis < 3; ++axis) {
+      Eigen::Vector3d target(0.05, 0.02, 0.03);
+      target[axis] = bad;
+      INFO("bad = " << bad << " in coordinate " << axis);
+      EGraspIkResult res = egrasp_ik_position(f, target);
+      REQUIRE(res.status == EGraspIkStatus::kInvalidInput);
+      REQUIRE(res.count == 0);
+      REQUIRE_FALSE(res.ok());
+      REQUIRE(res.count_within_limits() == 0);
+
+      // Before the check a NaN translation read as kPositionInconsistent and an infinite one as kBeyondReach.
+      Eigen::Isometry3d pose = fk(egrasp_chain(f), Q{0.3, 0.2, -0.5}.data());
+      pose.translation()[axis] = bad;
+      res = egrasp_ik_pose(f, pose);
+      REQUIRE(res.status == EGraspIkStatus::kInvalidInput);
+      REQUIRE(res.count == 0);
+      pose = fk(egrasp_chain(f), Q{0.3, 0.2, -0.5}.data());
+      pose.linear()(axis, 1) = bad;
+      REQUIRE(egrasp_ik_pose(f, pose).status == EGraspIkStatus::kInvalidInput);
+    }
+  }
+  REQUIRE(std::string(to_string(EGraspIkStatus::kInvalidInput)).find("invalid input") != std::string::npos);
+
+  // Finger geometry and options are input too: NaN lengths, crossed or NaN limits, a zero link, NaN tolerances.
+  const Eigen::Vector3d reachable = fk(egrasp_chain(f), Q{0.1, 0.2, 0.3}.data()).translation();
+  REQUIRE(egrasp_ik_position(f, reachable).status == EGraspIkStatus::kOk);
+  const Eigen::Isometry3d reachable_pose = fk(egrasp_chain(f), Q{0.1, 0.2, 0.3}.data());
+  std::vector<EGraspFinger> fingers(5, f);
+  fingers[0].l2 = kNaN;
+  fingers[1].l3 = 0.0;
+  fingers[2].lower[1] = kNaN;
+  fingers[3].lower[2] = 0.5;
+  fingers[3].upper[2] = 0.4;
+  fingers[4].l1 = kInf;
+  for (const EGraspFinger& bad : fingers) {
+    REQUIRE(egrasp_ik_position(bad, reachable).status == EGraspIkStatus::kInvalidInput);
+    REQUIRE(egrasp_ik_pose(bad, reachable_pose).status == EGraspIkStatus::kInvalidInput);
+  }
+  EGraspIkOptions opt;
+  opt.limit_tol = kNaN;
+  REQUIRE(egrasp_ik_position(f, reachable, opt).status == EGraspIkStatus::kInvalidInput);
+  opt = {};
+  opt.position_tol = -1e-9;
+  REQUIRE(egrasp_ik_pose(f, reachable_pose, opt).status == EGraspIkStatus::kInvalidInput);
+  // Infinite limits are an unlimited joint, not an error.
+  EGraspFinger unlimited = f;
+  unlimited.lower[0] = -kInf;
+  unlimited.upper[0] = kInf;
+  REQUIRE(egrasp_ik_position(unlimited, reachable).count_within_limits() >= 1);
+}
+
+TEST_CASE("DLS IK flags NaN and inf seeds and targets and leaves q untouched", "[ik]") {
+  const Chain c = egrasp_chain(EGraspFinger{});
+  DlsWorkspace ws(c);
+  const Eigen::Vector3d target = fk(c, Q{0.1, 0.2, 0.3}.data()).translation();
+  const Eigen::Isometry3d pose = fk(c, Q{0.1, 0.2, 0.3}.data());
+  for (const double bad : {kNaN, kInf, -kInf}) {
+    for (int i = 0; i < 3; ++i) {
+      INFO("bad = " << bad << " at " << i);
+      Q q = {0.0, 0.0, 0.0};
+      q[i] = bad;
+      DlsResult r = dls_ik_position(c, target, q.data(), ws);
+      REQUIRE_FALSE(r.converged);
+      REQUIRE(r.status == DlsStatus::kInvalidInput);
+      REQUIRE(r.iterations == 0);
+      REQUIRE(std::isnan(r.error));
+      // Untouched: projecting onto the limits would have turned -inf into the lower limit and "solved".
+      REQUIRE(std::memcmp(&q[i], &bad, sizeof bad) == 0);
+      REQUIRE(dls_ik_pose(c, pose, q.data(), ws).status == DlsStatus::kInvalidInput);
+
+      q = {0.0, 0.0, 0.0};
+      Eigen::Vector3d bad_target = target;
+      bad_target[i] = bad;
+      r = dls_ik_position(c, bad_target, q.data(), ws);
+      REQUIRE(r.status == DlsStatus::kInvalidInput);
+      REQUIRE_FALSE(r.converged);
+      REQUIRE(q == Q{0.0, 0.0, 0.0});
+      Eigen::Isometry3d bad_pose = pose;
+      bad_pose.linear()(i, 2) = bad;
+      REQUIRE(dls_ik_pose(c, bad_pose, q.data(), ws).status == DlsStatus::kInvalidInput);
+      bad_pose = pose;
+      bad_pose.translation()[i] = bad;
+      REQUIRE(dls_ik_pose(c, bad_pose, q.data(), ws).status == DlsStatus::kInvalidInput);
+      REQUIRE(q == Q{0.0, 0.0, 0.0});
+    }
+  }
+  // A chain whose geometry is not finite cannot produce a finite error either.
+  Chain broken = c;
+  broken.links[1].a = kNaN;
+  DlsWorkspace bws(broken);
+  Q q = {0.0, 0.0, 0.0};
+  REQUIRE(dls_ik_position(broken, target, q.data(), bws).status == DlsStatus::kInvalidInput);
+  // A valid call still reports success the same way as before.
+  const DlsResult ok = dls_ik_position(c, target, q.data(), ws);
+  REQUIRE(ok.converged);
+  REQUIRE(ok.status == DlsStatus::kConverged);
+  REQUIRE(std::string(to_string(DlsStatus::kInvalidInput)).find("invalid input") != std::string::npos);
+}
+
+TEST_CASE("DLS IK rejects options that would loop forever, never converge or produce NaN", "[ik]") {
+  const Chain c = egrasp_chain(EGraspFinger{});
+  DlsWorkspace ws(c);
+  const Eigen::Vector3d target = fk(c, Q{0.1, 0.2, 0.3}.data()).translation();
+  struct Case {
+    const char* name;
+    void (*set)(DlsOptions&);
+  };
+  const Case cases[] = {
+      {"max_iterations", [](DlsOptions& o) { o.max_iterations = -1; }},  // was an unbounded loop
+      {"max_iterations", [](DlsOptions& o) { o.max_iterations = 0; }},
+      {"damping", [](DlsOptions& o) { o.damping = -1e-6; }},
+      {"damping", [](DlsOptions& o) { o.damping = kNaN; }},
+      {"damping", [](DlsOptions& o) { o.damping = kInf; }},
+      {"tolerance", [](DlsOptions& o) { o.tolerance = 0.0; }},
+      {"tolerance", [](DlsOptions& o) { o.tolerance = -1e-10; }},
+      {"tolerance", [](DlsOptions& o) { o.tolerance = kNaN; }},
+      {"max_step", [](DlsOptions& o) { o.max_step = 0.0; }},
+      {"max_step", [](DlsOptions& o) { o.max_step = -0.1; }},
+      {"max_step", [](DlsOptions& o) { o.max_step = kNaN; }},
+      {"orientation_weight", [](DlsOptions& o) { o.orientation_weight = kNaN; }},
+      {"orientation_weight", [](DlsOptions& o) { o.orientation_weight = -0.05; }},
+  };
+  for (const Case& bad : cases) {
+    DlsOptions opt;
+    bad.set(opt);
+    INFO(bad.name);
+    Q q = {0.0, 0.0, 0.0};
+    REQUIRE_THROWS_AS(validate(opt), std::invalid_argument);
+    REQUIRE_THROWS_WITH(dls_ik_position(c, target, q.data(), ws, opt), Catch::Contains(bad.name));
+    REQUIRE_THROWS_WITH(dls_ik_pose(c, Eigen::Isometry3d::Identity(), q.data(), ws, opt), Catch::Contains(bad.name));
+  }
+  // Boundary values that are meaningful stay accepted: no damping floor, no step limit, position-only weighting.
+  DlsOptions edge;
+  edge.damping = 0.0;
+  edge.max_step = kInf;
+  edge.orientation_weight = 0.0;
+  edge.max_iterations = 1;
+  REQUIRE_NOTHROW(validate(edge));
+  Q q = {0.0, 0.0, 0.0};
+  const DlsResult r = dls_ik_position(c, target, q.data(), ws, edge);
+  REQUIRE(r.iterations <= 1);
+
+  // Crossed or NaN joint limits would make std::clamp undefined.
+  Chain crossed = c;
+  crossed.links[2].lower = 0.5;
+  crossed.links[2].upper = 0.4;
+  REQUIRE_THROWS_WITH(dls_ik_position(crossed, target, q.data(), ws), Catch::Contains("joint 2"));
+  crossed.links[2].lower = kNaN;
+  REQUIRE_THROWS_AS(dls_ik_position(crossed, target, q.data(), ws), std::invalid_argument);
 }

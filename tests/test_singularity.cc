@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -43,6 +44,24 @@ TEST_CASE("singularity measures of hand-computed matrices", "[singularity]") {
   // An explicit tolerance above sigma_max counts nothing.
   REQUIRE(singularity_measures(r, 10.0).rank == 0);
 
+  // Rotated diagonal U diag(3, 2, 0.5) V^T: singular values 3, 2, 0.5 whatever the rotations, so condition 6 and
+  // manipulability 3; a fourth, zero row makes it tall without changing any of them.
+  const Eigen::Matrix3d u = Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()).toRotationMatrix();
+  const Eigen::Matrix3d v = Eigen::AngleAxisd(-1.9, Eigen::Vector3d(-2, 0.5, 1).normalized()).toRotationMatrix();
+  Eigen::MatrixXd rotated = u * Eigen::Vector3d(3, 2, 0.5).asDiagonal() * v.transpose();
+  for (int tall = 0; tall < 2; ++tall) {
+    if (tall) {
+      rotated.conservativeResize(4, 3);
+      rotated.row(3).setZero();
+    }
+    s = singularity_measures(rotated);
+    REQUIRE(s.sigma_max == Approx(3.0).epsilon(1e-14));
+    REQUIRE(s.sigma_min == Approx(0.5).epsilon(1e-14));
+    REQUIRE(s.condition == Approx(6.0).epsilon(1e-14));
+    REQUIRE(s.manipulability == Approx(3.0).epsilon(1e-14));
+    REQUIRE(s.rank == 3);
+  }
+
   // Larger than the allocation-free size takes the general path with the same answers.
   Eigen::MatrixXd big = Eigen::MatrixXd::Zero(7, 7);
   big.diagonal() << 7, 6, 5, 4, 3, 2, 1;
@@ -68,8 +87,21 @@ TEST_CASE("e_GRASP position Jacobian: manipulability is |det J| and vanishes at 
     // Closed form: |det J| = l2 l3 |S3| * (in-plane reach l1 + l2 C2 + l3 C23).
     const double reach = f.l1 + f.l2 * std::cos(q[1]) + f.l3 * std::cos(q[1] + q[2]);
     REQUIRE(s.manipulability == Approx(f.l2 * f.l3 * std::abs(std::sin(q[2])) * reach).epsilon(1e-10));
-    REQUIRE(s.sigma_min <= s.sigma_max);
-    REQUIRE(s.condition == Approx(s.sigma_max / s.sigma_min));
+    // Singular values by hand, not from an SVD: column 1 is z0 x p = r (-S1, C1, 0), normal to the finger plane,
+    // while columns 2 and 3 lie in it, so the values are |r| and those of the planar two-link Jacobian, whose Gram
+    // matrix [[l2^2 + l3^2 + 2 l2 l3 C3, l3^2 + l2 l3 C3], [., l3^2]] has trace T and determinant (l2 l3 S3)^2.
+    const double l2 = f.l2, l3 = f.l3, c3 = std::cos(q[2]);
+    const double trace = l2 * l2 + 2 * l3 * l3 + 2 * l2 * l3 * c3;
+    const double det = std::pow(l2 * l3 * std::sin(q[2]), 2);
+    const double big2 = (trace + std::sqrt(trace * trace - 4 * det)) / 2;
+    const double small2 = det / big2;  // not (T - sqrt(...)) / 2, which cancels near the straight finger
+    const double sv[3] = {std::abs(reach), std::sqrt(big2), std::sqrt(small2)};
+    const double sv_max = *std::max_element(sv, sv + 3), sv_min = *std::min_element(sv, sv + 3);
+    INFO("q = " << q[0] << ", " << q[1] << ", " << q[2]);
+    REQUIRE(s.sigma_max == Approx(sv_max).epsilon(1e-12));
+    REQUIRE(s.sigma_min == Approx(sv_min).epsilon(1e-9));
+    REQUIRE(s.condition == Approx(sv_max / sv_min).epsilon(1e-9));
+    REQUIRE(s.rank == 3);
   }
 
   // Straight finger (q3 = 0): links 2 and 3 are aligned, the tip cannot move along them.
@@ -102,4 +134,27 @@ TEST_CASE("e_GRASP position Jacobian: manipulability is |det J| and vanishes at 
   s = singularity_measures(d.jacobian);
   REQUIRE(s.rank == 3);
   REQUIRE(s.manipulability > 0);
+}
+
+TEST_CASE("singularity measures of a NaN or inf Jacobian are an explicit invalid marker", "[singularity]") {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  for (const double bad : {nan, inf, -inf}) {
+    for (const int size : {3, 7}) {  // both the fixed-capacity and the general path
+      Eigen::MatrixXd j = Eigen::MatrixXd::Identity(size, size);
+      j(1, 2) = bad;
+      INFO("bad = " << bad << ", size = " << size);
+      const SingularityMeasures s = singularity_measures(j);
+      // Before: manipulability 0, rank 2, condition inf, i.e. a believable singular posture.
+      REQUIRE_FALSE(s.valid());
+      REQUIRE(s.rank == -1);
+      REQUIRE(std::isnan(s.manipulability));
+      REQUIRE(std::isnan(s.sigma_min));
+      REQUIRE(std::isnan(s.sigma_max));
+      REQUIRE(std::isnan(s.condition));
+    }
+  }
+  const Eigen::Matrix2d fine = Eigen::Matrix2d::Identity();
+  REQUIRE(singularity_measures(fine).valid());
+  REQUIRE_FALSE(singularity_measures(fine, nan).valid());
+  REQUIRE(singularity_measures(fine, inf).rank == 0);  // an infinite tolerance is meaningful: nothing counts
 }

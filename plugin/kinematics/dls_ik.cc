@@ -3,6 +3,8 @@
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace mjhand {
 
@@ -30,22 +32,57 @@ Eigen::Matrix<double, M, 1> tip_error(const Eigen::Isometry3d& tip, const Eigen:
   return e;
 }
 
+[[noreturn]] void bad_option(const char* name, const char* requirement, const std::string& value) {
+  throw std::invalid_argument(std::string("DlsOptions::") + name + " must be " + requirement + " (got " + value + ")");
+}
+
+// std::clamp is undefined for lower > upper, and a NaN bound would let NaN joint values through.
+void validate_limits(const Chain& chain) {
+  for (int i = 0; i < chain.dof(); ++i) {
+    const DHLink& l = chain.links[i];
+    if (!(l.lower <= l.upper))
+      throw std::invalid_argument("dls_ik: chain '" + chain.name + "' joint " + std::to_string(i) + " has limits [" +
+                                  std::to_string(l.lower) + ", " + std::to_string(l.upper) + "]");
+  }
+}
+
+DlsResult invalid_input() {
+  DlsResult res;
+  res.status = DlsStatus::kInvalidInput;
+  res.error = res.position_error = res.orientation_error = std::numeric_limits<double>::quiet_NaN();
+  return res;
+}
+
 template <int M>
 DlsResult solve(const Chain& chain, const Eigen::Isometry3d& target, double* q, DlsWorkspace& ws,
                 const DlsOptions& opt) {
+  validate(opt);
+  validate_limits(chain);
   const int n = chain.dof();
   const double w = opt.orientation_weight;
+  // Checked before touching q: projecting a NaN seed onto the limits would keep it NaN and the loop would only
+  // report "not converged" after max_iterations, with nothing saying why.
+  if (!target.matrix().allFinite() || !Eigen::Map<const Eigen::VectorXd>(q, n).allFinite()) return invalid_input();
   DlsResult res;
   project_to_limits(chain, q);
   for (int it = 0;; ++it) {
     fk_and_jacobian(chain, q, ws.data);
     const Eigen::Matrix<double, M, 1> e = tip_error<M>(ws.data.tip, target, w, res);
     res.iterations = it;
+    if (!std::isfinite(res.error)) {  // only a chain with non-finite geometry (base, tool, DH rows) gets here
+      DlsResult bad = invalid_input();
+      bad.iterations = it;
+      return bad;
+    }
     if (res.error < opt.tolerance) {
       res.converged = true;
+      res.status = DlsStatus::kConverged;
       return res;
     }
-    if (it == opt.max_iterations) return res;
+    if (it >= opt.max_iterations) {
+      res.status = DlsStatus::kIterationLimit;
+      return res;
+    }
     ws.jacobian.topRows<3>() = ws.data.jacobian.topRows<3>();
     if constexpr (M == 6) ws.jacobian.bottomRows<3>() = w * ws.data.jacobian.bottomRows<3>();
     const auto j = ws.jacobian.topRows<M>();
@@ -64,11 +101,35 @@ DlsResult solve(const Chain& chain, const Eigen::Isometry3d& target, double* q, 
       moved = std::max(moved, std::abs(next - q[i]));
       q[i] = next;
     }
-    if (moved == 0.0) return res;  // pinned against the limits (or at a singular minimum): no further progress
+    if (moved == 0.0) {  // pinned against the limits (or at a singular minimum): no further progress
+      res.status = DlsStatus::kStalled;
+      return res;
+    }
   }
 }
 
 }  // namespace
+
+void validate(const DlsOptions& o) {
+  if (!(std::isfinite(o.damping) && o.damping >= 0))
+    bad_option("damping", "finite and >= 0", std::to_string(o.damping));
+  if (o.max_iterations < 1) bad_option("max_iterations", ">= 1", std::to_string(o.max_iterations));
+  if (!(std::isfinite(o.tolerance) && o.tolerance > 0))
+    bad_option("tolerance", "finite and > 0", std::to_string(o.tolerance));
+  if (!(o.max_step > 0)) bad_option("max_step", "> 0", std::to_string(o.max_step));
+  if (!(std::isfinite(o.orientation_weight) && o.orientation_weight >= 0))
+    bad_option("orientation_weight", "finite and >= 0", std::to_string(o.orientation_weight));
+}
+
+const char* to_string(DlsStatus status) {
+  switch (status) {
+    case DlsStatus::kConverged: return "converged";
+    case DlsStatus::kIterationLimit: return "iteration limit reached before converging";
+    case DlsStatus::kStalled: return "stalled: no joint can move (pinned on the limits or at a singular minimum)";
+    case DlsStatus::kInvalidInput: return "invalid input (NaN/inf seed or target, or non-finite chain kinematics)";
+  }
+  return "unknown";
+}
 
 DlsWorkspace::DlsWorkspace(const Chain& chain) : data(chain), jacobian(6, chain.dof()), dq(chain.dof()) {
   jacobian.setZero();

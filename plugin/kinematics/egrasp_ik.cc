@@ -22,15 +22,27 @@ namespace {
 
 double wrap(double a) { return std::remainder(a, 2.0 * M_PI); }
 
+// Written as !(inside) so that a NaN angle counts as outside the limits.
 bool within(const EGraspFinger& f, const std::array<double, 3>& q, double tol) {
   for (int i = 0; i < 3; ++i)
-    if (q[i] < f.lower[i] - tol || q[i] > f.upper[i] + tol) return false;
+    if (!(q[i] >= f.lower[i] - tol && q[i] <= f.upper[i] + tol)) return false;
   return true;
+}
+
+// Infinite limits are allowed (an unlimited joint); NaN limits, lower > upper and negative or NaN tolerances are not,
+// and l2, l3 > 0 because the cosine rule divides by them.
+bool valid_setup(const EGraspFinger& f, const EGraspIkOptions& opt) {
+  if (!(std::isfinite(f.l1) && std::isfinite(f.l2) && std::isfinite(f.l3) && f.l2 > 0 && f.l3 > 0)) return false;
+  for (int i = 0; i < 3; ++i)
+    if (!(f.lower[i] <= f.upper[i])) return false;
+  return opt.position_tol >= 0 && opt.rotation_tol >= 0 && opt.limit_tol >= 0 && opt.axis_tol >= 0 &&
+         std::isfinite(opt.position_tol) && std::isfinite(opt.rotation_tol) && std::isfinite(opt.limit_tol) &&
+         std::isfinite(opt.axis_tol);
 }
 
 // Classifies the distance Pt from joint 2 to the target against the annulus l2 + l3 >= Pt >= |l2 - l3|.
 EGraspIkStatus classify_reach(const EGraspFinger& f, double pt, double tol) {
-  if (pt > f.l2 + f.l3 + tol) return EGraspIkStatus::kBeyondReach;
+  if (!(pt <= f.l2 + f.l3 + tol)) return EGraspIkStatus::kBeyondReach;  // negated: a NaN distance is no solution
   if (pt < std::abs(f.l2 - f.l3) - tol) return EGraspIkStatus::kInsideInnerHole;
   return EGraspIkStatus::kOk;
 }
@@ -60,6 +72,10 @@ Chain egrasp_chain(const EGraspFinger& f) {
 
 EGraspIkResult egrasp_ik_position(const EGraspFinger& f, const Eigen::Vector3d& p, const EGraspIkOptions& opt) {
   EGraspIkResult res;
+  if (!p.allFinite() || !valid_setup(f, opt)) {  // NaN would otherwise flow through atan2/hypot into "solutions"
+    res.status = EGraspIkStatus::kInvalidInput;
+    return res;
+  }
   double theta1 = std::atan2(p.y(), p.x());  // eq 12
   if (std::hypot(p.x(), p.y()) <= opt.axis_tol) {
     // Any theta1 gives the same in-plane problem; 0 (clamped into the limits) keeps the finger straight ahead.
@@ -94,6 +110,11 @@ EGraspIkResult egrasp_ik_position(const EGraspFinger& f, const Eigen::Vector3d& 
 
 EGraspIkResult egrasp_ik_pose(const EGraspFinger& f, const Eigen::Isometry3d& target, const EGraspIkOptions& opt) {
   EGraspIkResult res;
+  // Without this a NaN position reads as kPositionInconsistent and an infinite one as kBeyondReach.
+  if (!target.matrix().allFinite() || !valid_setup(f, opt)) {
+    res.status = EGraspIkStatus::kInvalidInput;
+    return res;
+  }
   const Eigen::Matrix3d& r = target.linear();
   const Eigen::Vector3d& p = target.translation();
   const double q1 = std::atan2(r(0, 2), -r(1, 2));  // a = (S1, -C1, 0)
@@ -134,6 +155,7 @@ const char* to_string(EGraspIkStatus status) {
     case EGraspIkStatus::kInsideInnerHole: return "target inside the inner hole (closer than |l2 - l3| to joint 2)";
     case EGraspIkStatus::kOrientationInconsistent: return "orientation not reachable by the finger";
     case EGraspIkStatus::kPositionInconsistent: return "position inconsistent with the requested orientation";
+    case EGraspIkStatus::kInvalidInput: return "invalid input (NaN/inf target, or invalid finger geometry or options)";
   }
   return "unknown";
 }

@@ -24,6 +24,7 @@ enum class EGraspIkStatus {
   kInsideInnerHole,          // target closer to joint 2 than |l2 - l3| (no branch reaches it)
   kOrientationInconsistent,  // pose rotation is not Rz(q1) Rx(90deg) Rz(q2 + q3) for any q
   kPositionInconsistent,     // rotation fits but the position does not (off the finger plane, or |link 2| != l2)
+  kInvalidInput,             // NaN/inf target, finger or options, l2 or l3 <= 0, or lower > upper: nothing solved
 };
 
 struct EGraspIkSolution {
@@ -61,11 +62,12 @@ Chain egrasp_chain(const EGraspFinger& finger);
 
 // Geometric solution (eqs 12-13) of a fingertip position in the finger root frame: every branch, limits only flagged.
 // On the joint-1 axis theta1 is free; the documented choice is theta1 = 0 clamped into the joint-1 limits
-// (plus its reversed twin), reported as kTheta1Undetermined.
+// (plus its reversed twin), reported as kTheta1Undetermined. Non-finite input gives kInvalidInput with count 0.
 EGraspIkResult egrasp_ik_position(const EGraspFinger& finger, const Eigen::Vector3d& target,
                                   const EGraspIkOptions& options = {});
 
 // Algebraic solution (eqs 6-11) of a full fingertip pose in the finger root frame: unique, so count is 0 or 1.
+// Non-finite input gives kInvalidInput with count 0.
 EGraspIkResult egrasp_ik_pose(const EGraspFinger& finger, const Eigen::Isometry3d& target,
                               const EGraspIkOptions& options = {});
 

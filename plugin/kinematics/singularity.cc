@@ -35,6 +35,15 @@ SingularityMeasures from_singular_values(const Vector& sv, int rows, int cols, d
 }  // namespace
 
 SingularityMeasures singularity_measures(const Eigen::Ref<const Eigen::MatrixXd>& j, double rank_tol) {
+  if (!j.allFinite() || std::isnan(rank_tol)) {
+    // The SVD of a NaN matrix comes back as plausible numbers (manipulability 0, a rank, condition inf) that read
+    // like a real singular posture; an unmistakable marker is safer for a sensor.
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    SingularityMeasures s;
+    s.manipulability = s.sigma_min = s.sigma_max = s.condition = nan;
+    s.rank = -1;
+    return s;
+  }
   const int rows = static_cast<int>(j.rows()), cols = static_cast<int>(j.cols());
   if (rows <= 6 && cols <= 6) {  // finger-sized: fixed-capacity storage keeps per-step use allocation-free
     using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
