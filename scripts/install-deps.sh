@@ -4,8 +4,10 @@ set -euo pipefail
 PKGS=(
   build-essential cmake pkg-config
   libmujoco-dev          # MuJoCo 2.2.2: physics engine mjhand extends
-  libqhull-dev           # mujoco::mujoco CMake target lists /usr/include/libqhull_r (Debian packaging gap)
+  libqhull-dev           # mujoco::mujoco CMake target lists /usr/include/libqhull_r (Debian packaging gap);
+                         # also qhull_r for the grasp wrench space hull (plugin/grasp)
   libeigen3-dev          # dense linear algebra (FK, Jacobians, SVD)
+  libglpk-dev            # GLPK LP solver: optimal contact force distribution (plugin/grasp)
   libglfw3-dev           # window + GL context for mjhand-view
   catch2                 # unit tests (v2)
   libyaml-cpp-dev        # hand description parser (line numbers in errors)

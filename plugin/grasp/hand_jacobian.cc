@@ -1,0 +1,57 @@
+#include "grasp/hand_jacobian.h"
+
+#include <string>
+
+namespace mjhand {
+
+void hand_jacobian(const mjModel* m, const mjData* d, const HandModel& hand, const Contact* contacts, int count,
+                   HandJacobianWorkspace& ws, Eigen::Ref<Eigen::MatrixXd> JH) {
+  const int nv = m->nv;
+  int row = 0;
+  for (int i = 0; i < count; ++i) {
+    const Contact& c = contacts[i];
+    if (!hand.in_hand(c.hand_body)) {
+      throw GraspError("contact " + std::to_string(i) + " is on body " + std::to_string(c.hand_body) +
+                       ", which belongs to no finger of the hand: it has no hand Jacobian");
+    }
+    const bool soft = c.model == ContactModel::kSoftFinger;
+    mjtNum point[3] = {c.pos.x(), c.pos.y(), c.pos.z()};
+    mj_jac(m, d, ws.jacp.data(), soft ? ws.jacr.data() : nullptr, point, c.hand_body);
+    const int forces = c.model == ContactModel::kFrictionlessPoint ? 1 : 3;
+    for (int k = 0; k < hand.num_hand_dofs(); ++k) {
+      const int v = hand.dofs[k];
+      const Eigen::Vector3d jp(ws.jacp[v], ws.jacp[nv + v], ws.jacp[2 * nv + v]);
+      for (int j = 0; j < forces; ++j) JH(row + j, k) = c.frame.col(j).dot(jp);
+      if (soft) {
+        const Eigen::Vector3d jr(ws.jacr[v], ws.jacr[nv + v], ws.jacr[2 * nv + v]);
+        JH(row + 3, k) = c.frame.col(0).dot(jr);
+      }
+    }
+    row += contact_rows(c.model);
+  }
+}
+
+Eigen::MatrixXd hand_jacobian(const mjModel* m, const mjData* d, const HandModel& hand,
+                              const std::vector<Contact>& contacts) {
+  HandJacobianWorkspace ws(m);
+  Eigen::MatrixXd JH(total_rows(contacts), hand.num_hand_dofs());
+  hand_jacobian(m, d, hand, contacts.data(), static_cast<int>(contacts.size()), ws, JH);
+  return JH;
+}
+
+Eigen::Matrix<double, 6, 1> object_twist(const mjModel* m, const mjData* d, const HandModel& hand,
+                                         const Eigen::Vector3d& reference) {
+  if (hand.object_dof < 0) throw GraspError("the object has no free joint, so it has no twist of its own");
+  const mjtNum* qv = d->qvel + hand.object_dof;
+  const int b = hand.object_body;
+  const Eigen::Map<const Eigen::Matrix<mjtNum, 3, 3, Eigen::RowMajor>> R(d->xmat + 9 * b);
+  const Eigen::Vector3d w = R * Eigen::Vector3d(qv[3], qv[4], qv[5]);
+  const Eigen::Vector3d origin(d->xpos[3 * b], d->xpos[3 * b + 1], d->xpos[3 * b + 2]);
+  Eigen::Matrix<double, 6, 1> T;
+  T.head<3>() = Eigen::Vector3d(qv[0], qv[1], qv[2]) + w.cross(reference - origin);
+  T.tail<3>() = w;
+  (void)m;
+  return T;
+}
+
+}  // namespace mjhand

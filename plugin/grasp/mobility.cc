@@ -1,0 +1,34 @@
+#include "grasp/mobility.h"
+
+#include "grasp/grasp_statics.h"
+
+namespace mjhand {
+
+int grubler_kutzbach(int links_including_ground, const std::vector<int>& joint_freedoms, int space_dim) {
+  int sum = 0;
+  for (int f : joint_freedoms) sum += f;
+  return space_dim * (links_including_ground - 1 - static_cast<int>(joint_freedoms.size())) + sum;
+}
+
+HandObjectMobility hand_object_mobility(const std::vector<Contact>& contacts, const Eigen::Ref<const Eigen::MatrixXd>& G,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& JH, int actuated) {
+  HandObjectMobility r;
+  const int m = total_rows(contacts);
+  const int n = static_cast<int>(JH.cols());
+  r.grubler = 6 + n - m;
+  Eigen::MatrixXd closure(m, 6 + n);
+  if (m > 0) {
+    closure.leftCols(6) = G.transpose();
+    closure.rightCols(n) = -JH;
+  }
+  r.instantaneous = 6 + n - numerical_rank(closure);
+  r.actuated = actuated;
+  r.actuation_redundancy = actuated - r.grubler;
+  r.rank_G = numerical_rank(G);
+  r.internal_forces = m - r.rank_G;
+  r.indeterminate = 6 - r.rank_G;
+  r.redundant_motions = n - numerical_rank(JH);
+  return r;
+}
+
+}  // namespace mjhand

@@ -1,0 +1,201 @@
+#include "grasp/wrench_space.h"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+extern "C" {
+#include <libqhull_r/qhull_ra.h>
+}
+
+namespace mjhand {
+
+const char* to_string(EpsilonStatus s) {
+  switch (s) {
+    case EpsilonStatus::kForceClosure: return "force closure";
+    case EpsilonStatus::kNotForceClosure: return "not force closure: the origin is not strictly inside the grasp wrench space";
+    case EpsilonStatus::kNoContacts: return "no contacts";
+    case EpsilonStatus::kRankDeficient: return "the primitive wrenches span fewer than 6 dimensions (too few or aligned contacts)";
+    case EpsilonStatus::kTooManyPoints: return "too many Minkowski-sum points for the L-infinity wrench space";
+    case EpsilonStatus::kHullFailed: return "qhull failed";
+    case EpsilonStatus::kInvalidInput: return "invalid input";
+  }
+  return "?";
+}
+
+namespace {
+
+int primitive_count(const Contact& c, int edges) {
+  switch (c.model) {
+    case ContactModel::kFrictionlessPoint: return 1;
+    case ContactModel::kHardFinger: return edges;
+    case ContactModel::kSoftFinger: return 2 * edges;
+  }
+  return edges;
+}
+
+// Where qhull's messages go: nowhere (failures are reported through EpsilonResult). Opened once, shared read-only.
+FILE* quiet_file() {
+  static FILE* f = std::fopen("/dev/null", "w");
+  return f ? f : stderr;
+}
+
+struct HullOut {
+  int exitcode = 0;
+  int facets = 0;
+  double margin = 0.0;  // min over facets of -offset
+  double volume = 0.0;
+};
+
+HullOut run_qhull(std::vector<double>& points, int count, bool volume) {
+  HullOut out;
+  qhT qh_qh;
+  qhT* qh = &qh_qh;
+  qh_zero(qh, quiet_file());
+  char cmd[] = "qhull";
+  out.exitcode = qh_new_qhull(qh, 6, count, points.data(), False, cmd, nullptr, quiet_file());
+  if (out.exitcode == 0) {
+    double margin = std::numeric_limits<double>::infinity();
+    facetT* facet;
+    FORALLfacets {
+      margin = std::min(margin, -facet->offset);
+      ++out.facets;
+    }
+    out.margin = margin;
+    if (volume) {
+      qh_getarea(qh, qh->facet_list);
+      out.volume = qh->totvol;
+    }
+  }
+  qh_freeqhull(qh, !qh_ALL);
+  int curlong, totlong;
+  qh_memfreeshort(qh, &curlong, &totlong);
+  return out;
+}
+
+}  // namespace
+
+int primitive_wrenches(const Contact& c, const Eigen::Vector3d& p, int edges, double L,
+                       Eigen::Ref<Eigen::Matrix<double, 6, Eigen::Dynamic>> out) {
+  const Eigen::Vector3d r = c.pos - p;
+  const Eigen::Vector3d n = c.frame.col(0), t = c.frame.col(1), o = c.frame.col(2);
+  if (c.model == ContactModel::kFrictionlessPoint) {
+    out.col(0) << n, r.cross(n) / L;
+    return 1;
+  }
+  int k = 0;
+  for (int e = 0; e < edges; ++e) {
+    const double th = 2.0 * M_PI * e / edges;
+    const Eigen::Vector3d f = n + c.mu * (std::cos(th) * t + std::sin(th) * o);
+    const Eigen::Vector3d mom = r.cross(f);
+    if (c.model == ContactModel::kSoftFinger) {
+      out.col(k++) << f, (mom + c.mu_torsion * n) / L;
+      out.col(k++) << f, (mom - c.mu_torsion * n) / L;
+    } else {
+      out.col(k++) << f, mom / L;
+    }
+  }
+  return k;
+}
+
+EpsilonResult ferrari_canny(const std::vector<Contact>& contacts, const Eigen::Vector3d& p,
+                            const WrenchSpaceOptions& opt) {
+  EpsilonResult res;
+  auto done = [&](EpsilonStatus s, const std::string& msg) {
+    res.status = s;
+    res.message = msg.empty() ? to_string(s) : msg;
+    return res;
+  };
+  if (opt.cone_edges < 3) return done(EpsilonStatus::kInvalidInput, "cone_edges must be >= 3");
+  if (!p.allFinite() || !std::isfinite(opt.torque_length)) return done(EpsilonStatus::kInvalidInput, "non-finite input");
+  for (const Contact& c : contacts) {
+    if (!c.pos.allFinite() || !c.frame.allFinite() || !(c.mu >= 0) || !(c.mu_torsion >= 0) || !std::isfinite(c.mu) ||
+        !std::isfinite(c.mu_torsion)) {
+      return done(EpsilonStatus::kInvalidInput, "contact with non-finite geometry or negative/non-finite friction");
+    }
+  }
+  if (contacts.empty()) return done(EpsilonStatus::kNoContacts, "");
+  double L = opt.torque_length;
+  if (L <= 0) {
+    L = 0;
+    for (const Contact& c : contacts) L = std::max(L, (c.pos - p).norm());
+    if (L <= 1e-12) L = 1.0;  // every contact at the reference point: no moment arm to scale by
+  }
+  res.torque_length = L;
+
+  // Primitive wrenches of every contact, one block per contact.
+  std::vector<int> start{0};
+  for (const Contact& c : contacts) start.push_back(start.back() + primitive_count(c, opt.cone_edges));
+  Eigen::Matrix<double, 6, Eigen::Dynamic> prim(6, start.back());
+  for (size_t i = 0; i < contacts.size(); ++i) {
+    primitive_wrenches(contacts[i], p, opt.cone_edges, L,
+                       prim.middleCols(start[i], start[i + 1] - start[i]));
+  }
+
+  std::vector<double> pts;
+  int count = 0;
+  if (opt.norm == WrenchNorm::kL1) {
+    count = static_cast<int>(prim.cols());
+    pts.assign(prim.data(), prim.data() + prim.size());
+  } else {
+    double total = 1.0;
+    for (size_t i = 0; i < contacts.size(); ++i) total *= (start[i + 1] - start[i] + 1);
+    if (total > opt.max_points) {
+      return done(EpsilonStatus::kTooManyPoints, "the L-infinity wrench space needs " + std::to_string(total) +
+                                                     " Minkowski-sum points (max_points " +
+                                                     std::to_string(opt.max_points) + ")");
+    }
+    count = static_cast<int>(total);
+    pts.resize(6 * static_cast<size_t>(count));
+    // Mixed-radix counter over the choices {0, w_i1..w_iK} of every contact.
+    std::vector<int> digit(contacts.size(), 0);
+    for (int k = 0; k < count; ++k) {
+      Eigen::Matrix<double, 6, 1> w = Eigen::Matrix<double, 6, 1>::Zero();
+      for (size_t i = 0; i < contacts.size(); ++i) {
+        if (digit[i] > 0) w += prim.col(start[i] + digit[i] - 1);
+      }
+      std::copy(w.data(), w.data() + 6, pts.begin() + 6 * static_cast<size_t>(k));
+      for (size_t i = 0; i < contacts.size(); ++i) {
+        if (++digit[i] <= start[i + 1] - start[i]) break;
+        digit[i] = 0;
+      }
+    }
+  }
+  res.points = count;
+
+  // A hull flatter than 6-D has no interior: report it instead of letting qhull fail on a flat simplex.
+  Eigen::Map<const Eigen::Matrix<double, 6, Eigen::Dynamic>> P(pts.data(), 6, count);
+  const Eigen::Matrix<double, 6, 1> mean = P.rowwise().mean();
+  Eigen::Matrix<double, 6, 6> cov = Eigen::Matrix<double, 6, 6>::Zero();
+  for (int k = 0; k < count; ++k) cov.noalias() += (P.col(k) - mean) * (P.col(k) - mean).transpose();
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 6, 6>> eig(cov, Eigen::EigenvaluesOnly);
+  if (count < 7 || eig.eigenvalues()(0) <= 1e-14 * std::max(eig.eigenvalues()(5), 1e-300)) {
+    return done(EpsilonStatus::kRankDeficient, "");
+  }
+
+  const HullOut hull = run_qhull(pts, count, opt.compute_volume);
+  if (hull.exitcode != 0) {
+    return done(EpsilonStatus::kHullFailed, "qhull failed with exit code " + std::to_string(hull.exitcode));
+  }
+  res.facets = hull.facets;
+  res.signed_margin = hull.margin;
+  res.volume = hull.volume;
+  if (hull.margin > opt.closure_tol) {
+    res.epsilon = hull.margin;
+    return done(EpsilonStatus::kForceClosure, "");
+  }
+  return done(EpsilonStatus::kNotForceClosure, "");
+}
+
+bool is_force_closure(const std::vector<Contact>& contacts, const Eigen::Vector3d& reference, int cone_edges,
+                      double tol) {
+  WrenchSpaceOptions opt;
+  opt.cone_edges = cone_edges;
+  opt.closure_tol = tol;
+  return ferrari_canny(contacts, reference, opt).force_closure();
+}
+
+}  // namespace mjhand

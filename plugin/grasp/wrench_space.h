@@ -1,0 +1,69 @@
+// Grasp wrench space (GWS) from linearised friction cones: Ferrari-Canny epsilon (L1 and L-infinity), GWS volume and
+// the force-closure test, with the convex hull computed by qhull (reentrant libqhull_r).
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "grasp/contact_model.h"
+
+namespace mjhand {
+
+enum class WrenchNorm {
+  kL1,    // sum of normal forces <= 1: GWS = conv(union of every contact's primitive wrenches)
+  kLinf,  // every normal force <= 1: GWS = Minkowski sum over contacts of conv({0} u primitive wrenches)
+};
+
+struct WrenchSpaceOptions {
+  int cone_edges = 8;            // primitive forces per contact: n + mu (cos(2 pi k/N) t + sin(2 pi k/N) o)
+  double torque_length = 0.0;    // L [m]: moments are divided by L so they compare with forces; <= 0 selects
+                                 // max_i |c_i - p| (the grasp's own radius, scale invariant)
+  WrenchNorm norm = WrenchNorm::kL1;
+  bool compute_volume = false;   // GWS volume (extra qhull pass)
+  int max_points = 200000;       // L-infinity enumerates prod_i (K_i + 1) sums; more than this is refused
+  double closure_tol = 1e-10;    // the origin must be this far (scaled units) inside every facet to count as closure
+};
+
+enum class EpsilonStatus {
+  kForceClosure,     // origin strictly inside the GWS: epsilon > 0
+  kNotForceClosure,  // origin on or outside the hull: epsilon = 0
+  kNoContacts,       // epsilon = 0
+  kRankDeficient,    // primitive wrenches span fewer than 6 dimensions (e.g. one or two hard contacts): epsilon = 0
+  kTooManyPoints,    // L-infinity enumeration above max_points: nothing computed
+  kHullFailed,       // qhull error (message has qhull's exit code): nothing computed
+  kInvalidInput,     // NaN/inf, negative friction, cone_edges < 3
+};
+
+// Human-readable reason for messages.
+const char* to_string(EpsilonStatus status);
+
+struct EpsilonResult {
+  EpsilonStatus status = EpsilonStatus::kInvalidInput;
+  double epsilon = 0.0;       // radius of the largest origin-centred ball inside the GWS; 0 unless force closure
+  double signed_margin = 0.0; // min over hull facets of their distance from the origin, negative when the origin is
+                              // outside (a lower bound of how far); equals epsilon for force closure
+  double volume = 0.0;        // GWS volume (if asked), in the scaled (N, N m / L) units
+  double torque_length = 0.0; // the L used [m]
+  int points = 0;             // wrenches given to qhull
+  int facets = 0;
+  std::string message;
+
+  bool force_closure() const { return status == EpsilonStatus::kForceClosure; }
+};
+
+// Primitive wrenches (f, (c - p) x f / L) of one contact into out (6 x count returned); soft fingers add +-mu_torsion n /
+// L to the moment of each edge (decoupled linearisation of the soft-finger friction set). Returns the count:
+// 1 (frictionless), N (hard), 2N (soft). out must have room for that many columns.
+int primitive_wrenches(const Contact& contact, const Eigen::Vector3d& reference, int cone_edges, double torque_length,
+                       Eigen::Ref<Eigen::Matrix<double, 6, Eigen::Dynamic>> out);
+
+// Ferrari-Canny epsilon of the contacts about `reference` (the object centre). Never NaN; see EpsilonStatus.
+EpsilonResult ferrari_canny(const std::vector<Contact>& contacts, const Eigen::Vector3d& reference,
+                            const WrenchSpaceOptions& options = {});
+
+// Force closure with linearised cones: the L1 GWS contains a ball of radius > tol around the origin.
+bool is_force_closure(const std::vector<Contact>& contacts, const Eigen::Vector3d& reference, int cone_edges = 8,
+                      double tol = 1e-9);
+
+}  // namespace mjhand
