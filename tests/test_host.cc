@@ -455,3 +455,27 @@ TEST_CASE("errors name the MJCF line when the file is known; a model attaches on
   auto h = Host::attach(good.get());
   REQUIRE_THROWS_WITH(Host::attach(good.get()), Catch::Contains("already attached"));
 }
+
+TEST_CASE("configuration overrides replace or add keys, and are checked like the MJCF's own", "[host]") {
+  using Catch::Contains;
+  const std::string xml = arm_xml(text("p", "type=posture actuators=a1,a2 target=0.5"));
+  auto m = load_xml_string(xml);
+  AttachOptions opt;
+  opt.overrides = {parse_override("p.target=-0.25", "--set"), parse_override("p.tau=0.01", "--set")};
+  {
+    auto host = Host::attach(m.get(), opt);
+    auto d = make_data(m.get());
+    for (int i = 0; i < 200; ++i) mj_step(m.get(), d.get());
+    REQUIRE(d->ctrl[0] == Approx(-0.25).margin(1e-9));  // replaced value, reached fast thanks to the added tau
+  }
+  opt.overrides = {parse_override("q.target=0", "--set q.target=0")};
+  REQUIRE_THROWS_WITH(Host::attach(m.get(), opt), Contains("no plugin instance named 'q'") && Contains("instances: p"));
+  opt.overrides = {parse_override("p.tau=-1", "setpoints.txt:3")};
+  REQUIRE_THROWS_WITH(Host::attach(m.get(), opt), Contains("key 'tau' = '-1' (from setpoints.txt:3)"));
+  opt.overrides = {parse_override("p.type=pid", "--set")};
+  REQUIRE_THROWS_WITH(Host::attach(m.get(), opt), Contains("cannot be overridden"));
+  for (const char* bad : {"p", "p.tau", ".tau=1", "p.=1", "p.tau=", "ptau=1", "p.tau=1 2"}) {
+    INFO(bad);
+    REQUIRE_THROWS_WITH(parse_override(bad, "--set"), Contains("--set"));
+  }
+}

@@ -7,7 +7,8 @@
 
 namespace mjhand::cli {
 
-ArgReader::ArgReader(const Args& args, std::set<std::string> value_options, std::set<std::string> flags) {
+ArgReader::ArgReader(const Args& args, std::set<std::string> value_options, std::set<std::string> flags,
+                     std::set<std::string> repeatable) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.size() < 2 || a.compare(0, 2, "--") != 0 || a == "--") {
@@ -25,12 +26,16 @@ ArgReader::ArgReader(const Args& args, std::set<std::string> value_options, std:
     if (flags.count(name)) {
       if (inline_value) throw UsageError("option '" + name + "' takes no value");
       flags_seen_.insert(name);
-    } else if (value_options.count(name)) {
+    } else if (value_options.count(name) || repeatable.count(name)) {
       if (!inline_value) {
         if (i + 1 >= args.size()) throw UsageError("option '" + name + "' needs a value");
         value = args[++i];
       }
       if (value.empty()) throw UsageError("option '" + name + "' has an empty value");
+      if (repeatable.count(name)) {
+        repeated_[name].push_back(value);
+        continue;
+      }
       if (values_.count(name)) throw UsageError("option '" + name + "' is given twice");
       values_[name] = value;
     } else {
@@ -59,6 +64,11 @@ double ArgReader::get_double(const std::string& name, double fallback, double lo
     throw UsageError("option '" + name + "': " + it->second + " is outside " + range);
   }
   return v;
+}
+
+std::vector<std::string> ArgReader::all(const std::string& name) const {
+  auto it = repeated_.find(name);
+  return it == repeated_.end() ? std::vector<std::string>{} : it->second;
 }
 
 int ArgReader::get_int(const std::string& name, int fallback, int lo, int hi) const {

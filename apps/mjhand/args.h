@@ -19,8 +19,9 @@ class UsageError : public std::runtime_error {
 
 class ArgReader {
  public:
-  // value_options take a value (--out DIR or --out=DIR); flags take none.
-  ArgReader(const Args& args, std::set<std::string> value_options, std::set<std::string> flags);
+  // value_options take a value (--out DIR or --out=DIR); flags take none; repeatable options may appear many times.
+  ArgReader(const Args& args, std::set<std::string> value_options, std::set<std::string> flags,
+            std::set<std::string> repeatable = {});
 
   const std::vector<std::string>& positional() const { return positional_; }
   bool flag(const std::string& name) const { return flags_seen_.count(name) > 0; }
@@ -29,11 +30,14 @@ class ArgReader {
   // A finite number in [lo, hi], or the fallback when absent.
   double get_double(const std::string& name, double fallback, double lo, double hi) const;
   int get_int(const std::string& name, int fallback, int lo, int hi) const;
+  // Every value of a repeatable option, in command-line order.
+  std::vector<std::string> all(const std::string& name) const;
 
  private:
   std::vector<std::string> positional_;
   std::map<std::string, std::string> values_;
   std::set<std::string> flags_seen_;
+  std::map<std::string, std::vector<std::string>> repeated_;
 };
 
 }  // namespace mjhand::cli

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <algorithm>
 #include <set>
 #include <sstream>
@@ -18,12 +19,16 @@ namespace mjhand::cli {
 
 namespace {
 const char* kUsage =
-    "usage: mjhand run MODEL.xml [--duration S] [--out DIR] [--log-every N] [--quiet]\n"
+    "usage: mjhand run MODEL.xml [--duration S] [--out DIR] [--log-every N] [--set I.K=V]... [--set-file F]\n"
+    "                 [--quiet]\n"
     "\n"
     "Simulates MODEL.xml with the mjhand plugin instances it declares and reports what happened.\n"
     "  --duration S    simulated time in seconds (default 2)\n"
     "  --out DIR       where to write trajectory.csv and summary.txt (default out/<model name>)\n"
     "  --log-every N   log every N-th step (default 1; the final state is always logged)\n"
+    "  --set I.K=V     set key K of plugin instance I to V (setpoints, gains, trajectories) for this run;\n"
+    "                  repeatable, e.g. --set close.target=0.3 --set close.tau=0.5\n"
+    "  --set-file F    the same, one I.K=V per line ('#' starts a comment)\n"
     "  --quiet         print only the output paths\n";
 
 // First problem that makes the rollout meaningless (NaN state or a MuJoCo instability warning), or "".
@@ -107,7 +112,7 @@ int cmd_run(const Args& args) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  ArgReader r(args, {"--duration", "--out", "--log-every"}, {"--quiet"});
+  ArgReader r(args, {"--duration", "--out", "--log-every", "--set-file"}, {"--quiet"}, {"--set"});
   if (r.positional().size() != 1) throw UsageError("expected exactly one MODEL.xml\n" + std::string(kUsage));
   const std::string path = r.positional()[0];
   const double duration = r.get_double("--duration", 2.0, 1e-9, 1e7);
@@ -119,6 +124,20 @@ int cmd_run(const Args& args) {
   ModelPtr m = load_model(path);
   AttachOptions opt;
   opt.xml_path = path;
+  for (const std::string& s : r.all("--set")) opt.overrides.push_back(parse_override(s, "--set " + s));
+  if (r.has("--set-file")) {
+    const std::string file = r.get("--set-file", "");
+    std::ifstream in(file);
+    if (!in) throw UsageError("--set-file: cannot open '" + file + "'");
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      const size_t hash = line.find('#');
+      if (hash != std::string::npos) line.erase(hash);
+      const size_t a = line.find_first_not_of(" \t\r"), b = line.find_last_not_of(" \t\r");
+      if (a == std::string::npos) continue;
+      opt.overrides.push_back(parse_override(line.substr(a, b - a + 1), file + ":" + std::to_string(n)));
+    }
+  }
   std::unique_ptr<Host> host = Host::attach(m.get(), opt);
   if (!host->instances().empty() && !callbacks_installed()) {
     throw std::runtime_error("mjhand could not install its MuJoCo callbacks; plugins would not run");

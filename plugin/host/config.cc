@@ -85,6 +85,8 @@ void Config::fail(const std::string& message) const {
 void Config::fail(const std::string& key, const std::string& message) const {
   auto it = values_.find(key);
   std::string value = it == values_.end() ? "" : " = " + quoted(it->second);
+  auto origin = origins_.find(key);
+  if (origin != origins_.end()) value += " (from " + origin->second + ")";
   fail("key " + quoted(key) + value + ": " + message);
 }
 

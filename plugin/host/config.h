@@ -68,6 +68,8 @@ class Config {
   [[noreturn]] void fail(const std::string& message) const;
   // Throws for the first key that no getter read.
   void check_all_used() const;
+  // Marks `key` as given outside the MJCF (e.g. "--set close.tau=1"), so messages about it say so.
+  void set_origin(const std::string& key, const std::string& origin) { origins_[key] = origin; }
 
  private:
   const std::string& raw(const std::string& key) const;  // value or "missing key" error
@@ -76,6 +78,7 @@ class Config {
   std::function<std::string()> locate_;
   std::map<std::string, std::string> values_;
   std::vector<std::string> order_;  // keys as written, for deterministic messages
+  std::map<std::string, std::string> origins_;
   mutable std::set<std::string> used_;
 };
 

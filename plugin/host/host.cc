@@ -75,6 +75,23 @@ class SourceLocator {
   bool loaded_ = false;
 };
 
+// Replaces or appends the keys that overrides give for instance `name`.
+void apply_overrides(const std::string& name, const std::vector<ConfigOverride>& overrides,
+                     std::vector<std::pair<std::string, std::string>>& values) {
+  for (const ConfigOverride& o : overrides) {
+    if (o.instance != name) continue;
+    if (o.key == "type") throw ConfigError(o.origin + ": the type of instance '" + name + "' cannot be overridden");
+    bool replaced = false;
+    for (auto& kv : values) {
+      if (kv.first == o.key) {
+        kv.second = o.value;
+        replaced = true;
+      }
+    }
+    if (!replaced) values.emplace_back(o.key, o.value);
+  }
+}
+
 // Resolves every declared instance: type lookup, factory (which validates keys), unknown-key check.
 std::vector<Instance> create_instances(const mjModel* m, const AttachOptions& options) {
   std::vector<Instance> out;
@@ -93,6 +110,7 @@ std::vector<Instance> create_instances(const mjModel* m, const AttachOptions& op
       throw ConfigError(locate() + ": plugin instance has an empty name after '" + kInstancePrefix + "'");
     }
     auto values = parse_key_values(text_data(m, i), [&] { return "plugin instance '" + name + "' (" + locate() + ")"; });
+    apply_overrides(name, options.overrides, values);
     std::string type;
     for (const auto& kv : values) {
       if (kv.first == "type") type = kv.second;
@@ -106,6 +124,9 @@ std::vector<Instance> create_instances(const mjModel* m, const AttachOptions& op
                         "': unknown plugin type (registered: " + known + ")");
     }
     Config cfg(m, name, type, locate, std::move(values));
+    for (const ConfigOverride& o : options.overrides) {
+      if (o.instance == name) cfg.set_origin(o.key, o.origin);
+    }
     std::unique_ptr<Plugin> plugin = pt->factory(m, cfg);
     if (!plugin) cfg.fail("the factory returned no plugin");
     cfg.check_all_used();
@@ -150,10 +171,31 @@ void claim_exclusively(const mjModel* m, const std::vector<Instance>& instances,
 }
 }  // namespace
 
+ConfigOverride parse_override(const std::string& text, const std::string& origin) {
+  const size_t dot = text.find('.'), eq = text.find('=');
+  if (dot == std::string::npos || eq == std::string::npos || dot > eq || dot == 0 || eq == dot + 1 ||
+      eq + 1 == text.size()) {
+    throw ConfigError(origin + ": '" + text + "' is not of the form INSTANCE.KEY=VALUE");
+  }
+  const std::string value = text.substr(eq + 1);
+  if (value.find_first_of(" \t;") != std::string::npos) {
+    throw ConfigError(origin + ": the value in '" + text + "' may not contain spaces or ';'");
+  }
+  return {text.substr(0, dot), text.substr(dot + 1, eq - dot - 1), value, origin};
+}
+
 std::unique_ptr<Host> Host::attach(const mjModel* m, const AttachOptions& options) {
   if (!m) throw ConfigError("attach: model is null");
   std::unique_ptr<Host> host(new Host(m));
   host->instances_ = create_instances(m, options);
+  for (const ConfigOverride& o : options.overrides) {
+    if (!host->find(o.instance)) {
+      std::string known;
+      for (const Instance& inst : host->instances_) known += (known.empty() ? "" : ", ") + inst.name;
+      throw ConfigError(o.origin + ": no plugin instance named '" + o.instance + "' in the model (instances: " +
+                        (known.empty() ? "none" : known) + ")");
+    }
+  }
   host->actuator_owner_.assign(m->nu, -1);
   std::vector<int> sensor_owner(m->nsensor, -1), ctrl_owner(m->nu, -1);
   int adr = 0;

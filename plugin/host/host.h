@@ -13,9 +13,20 @@
 
 namespace mjhand {
 
+// A configuration value given outside the MJCF (e.g. `mjhand run --set close.tau=0.5`): replaces or adds `key`
+// of instance `instance` before the instance is created and validated.
+struct ConfigOverride {
+  std::string instance, key, value;
+  std::string origin;  // where it came from, for messages ("--set", "setpoints.txt:3")
+};
+
 struct AttachOptions {
   std::string xml_path;  // the MJCF the model came from: lets errors name the line of a bad instance
+  std::vector<ConfigOverride> overrides;  // every one must name an existing instance, or attach fails
 };
+
+// Parses "INSTANCE.KEY=VALUE" into an override; throws ConfigError naming `origin` when malformed.
+ConfigOverride parse_override(const std::string& text, const std::string& origin);
 
 // One declared instance, as attached.
 struct Instance {

@@ -1,0 +1,295 @@
+#include "pid/pid.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace mjhand {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Offsets inside one joint's slice of the state.
+enum : int { kSet = 0, kIc = 1, kDc = 2, kXc = 3, kI = 4, kD = 5, kX = 6, kU = 7 };
+
+// Sample instants are matched with this slack: d->time is a running sum of timesteps, so a sample instant and
+// the step time that should hit it differ by rounding; RK4 stage times (t + h/2) stay far outside it.
+double time_slack(const mjModel* m) { return 1e-3 * m->opt.timestep; }
+
+bool finite(double x) { return std::isfinite(x); }
+}  // namespace
+
+PidController::PidController(Options o) : opt_(std::move(o)) {
+  const size_t n = opt_.joints.size();
+  if (n == 0 || opt_.actuators.size() != n) throw std::invalid_argument("pid: one actuator per joint");
+  auto sized = [n](const std::vector<double>& v) { return v.size() == n; };
+  if (!sized(opt_.setpoint) || !sized(opt_.kp) || !sized(opt_.ki) || !sized(opt_.kd)) {
+    throw std::invalid_argument("pid: setpoint and gains need one value per joint");
+  }
+  if (opt_.u_min.empty()) opt_.u_min.assign(n, -kInf);
+  if (opt_.u_max.empty()) opt_.u_max.assign(n, kInf);
+  if (!sized(opt_.u_min) || !sized(opt_.u_max)) throw std::invalid_argument("pid: u_min/u_max need one per joint");
+  for (size_t j = 0; j < n; ++j) {
+    if (!(opt_.kp[j] >= 0 && opt_.ki[j] >= 0 && opt_.kd[j] >= 0)) throw std::invalid_argument("pid: gains >= 0");
+    if (!(opt_.u_min[j] < opt_.u_max[j])) throw std::invalid_argument("pid: u_min must be below u_max");
+    if (opt_.dac_bits > 0 && !(finite(opt_.u_min[j]) && finite(opt_.u_max[j]))) {
+      throw std::invalid_argument("pid: the D/A needs a finite output range");
+    }
+  }
+  if (!(opt_.period > 0)) throw std::invalid_argument("pid: period must be positive");
+  if (!(opt_.tf >= 0)) throw std::invalid_argument("pid: tf must be >= 0");
+  if (opt_.dac_bits < 0 || opt_.dac_bits > 32) throw std::invalid_argument("pid: dac_bits in [0, 32]");
+  if (!(opt_.encoder_cpr >= 0)) throw std::invalid_argument("pid: encoder_cpr must be >= 0");
+}
+
+void PidController::reset(const mjModel*, const mjData* d, mjtNum* s) const {
+  s[0] = d->time;  // last sample instant (meaningless until s[2] is set)
+  s[1] = d->time;  // first sample is due at once
+  s[2] = 0;
+  s[3] = kOk;
+  for (size_t j = 0; j < opt_.joints.size(); ++j) {
+    mjtNum* js = s + kHeader + kPerJoint * j;
+    for (int k = 0; k < kPerJoint; ++k) js[k] = 0;
+    js[kSet] = opt_.setpoint[j];
+    js[kU] = condition_output(static_cast<int>(j), 0.0);
+  }
+}
+
+void PidController::clear_fault(const mjModel* m, const mjData* d, mjtNum* s) const {
+  std::vector<double> sp(opt_.joints.size());
+  for (size_t j = 0; j < sp.size(); ++j) sp[j] = s[kHeader + kPerJoint * j + kSet];
+  reset(m, d, s);
+  for (size_t j = 0; j < sp.size(); ++j) s[kHeader + kPerJoint * j + kSet] = sp[j];
+}
+
+double PidController::measure(const mjModel* m, const mjData* d, int j) const {
+  const double q = d->qpos[m->jnt_qposadr[opt_.joints[j]]];
+  if (opt_.encoder_cpr <= 0) return q;
+  // Revolutions for a hinge, metres for a slide: counts per unit of the joint coordinate.
+  const double unit = (m->jnt_type[opt_.joints[j]] == mjJNT_HINGE) ? 2 * mjPI : 1.0;
+  const double step = unit / opt_.encoder_cpr;
+  return step * std::round(q / step);
+}
+
+double PidController::condition_output(int j, double u) const {
+  const double lo = opt_.u_min[j], hi = opt_.u_max[j];
+  u = std::clamp(u, lo, hi);
+  if (opt_.dac_bits > 0) {
+    const double levels = std::ldexp(1.0, opt_.dac_bits) - 1;  // 2^n codes span [lo, hi]
+    const double lsb = (hi - lo) / levels;
+    u = lo + lsb * std::round((u - lo) / lsb);
+  }
+  return u;
+}
+
+void PidController::sample(const mjModel* m, const mjData* d, mjtNum* s) const {
+  const double T = opt_.period;
+  const bool first = s[2] < 2;  // s[2]: samples taken, capped at 2; committed values exist from the second on
+  for (size_t jj = 0; jj < opt_.joints.size(); ++jj) {
+    const int j = static_cast<int>(jj);
+    mjtNum* js = s + kHeader + kPerJoint * j;
+    const double r = js[kSet];
+    const double y = measure(m, d, j);
+    if (!finite(r)) { s[3] = kBadSetpoint; return; }
+    if (!finite(y)) { s[3] = kBadMeasurement; return; }
+    if (!finite(js[kIc]) || !finite(js[kDc]) || !finite(js[kXc])) { s[3] = kBadState; return; }
+    const double e = r - y;
+    const double x = opt_.derivative == Derivative::kError ? e : -y;
+    const double x_prev = first ? x : js[kXc];  // no derivative kick on the very first sample
+    // Backward-Euler discretisation of kd s / (tf s + 1); tf = 0 gives eq 25's Kd (1 - z^-1) with Kd = kd / T.
+    const double D = (opt_.tf * js[kDc] + opt_.kd[j] * (x - x_prev)) / (opt_.tf + T);
+    // Eq 25's Ki / (1 - z^-1) with Ki = ki T: the integral includes the current error.
+    double I = js[kIc] + opt_.ki[j] * T * e;
+    double u = opt_.kp[j] * e + I + D;
+    // Anti-windup by clamping: an error that pushes the output into saturation is integrated only up to the
+    // limit (so the output does reach it) and never beyond the previous integral (so nothing winds up).
+    const double pd = opt_.kp[j] * e + D;
+    if (u > opt_.u_max[j] && e > 0) {
+      I = std::min(I, std::max(js[kIc], opt_.u_max[j] - pd));
+      u = pd + I;
+    } else if (u < opt_.u_min[j] && e < 0) {
+      I = std::max(I, std::min(js[kIc], opt_.u_min[j] - pd));
+      u = pd + I;
+    }
+    u = condition_output(j, u);
+    if (!finite(u) || !finite(I) || !finite(D)) { s[3] = kBadState; return; }
+    js[kI] = I;
+    js[kD] = D;
+    js[kX] = x;
+    js[kU] = u;
+  }
+}
+
+void PidController::compute(const mjModel* m, mjData* d, mjtNum* s) const {
+  const double t = d->time;
+  const double eps = time_slack(m);
+  if (s[3] == kOk) {
+    if (!finite(s[0]) || !finite(s[1])) {
+      s[3] = kBadState;
+    } else if (s[2] != 0 && std::abs(t - s[0]) <= eps) {
+      sample(m, d, s);  // same instant again (RK4 stage at t+h, then the step at t+h; mj_forward): recompute
+    } else if (s[2] != 0 && t < s[0] - eps) {
+      s[1] = t;  // time went backwards without a reset: restart the schedule from here
+      s[0] = t;
+      commit_and_sample(m, d, s, t);
+    } else if (t >= s[1] - eps) {
+      // Keep the schedule on the grid t0 + kT (no drift); skip instants a large time jump passed over.
+      double instant = s[1];
+      if (t - instant > opt_.period) instant += opt_.period * std::floor((t + eps - instant) / opt_.period);
+      commit_and_sample(m, d, s, instant);
+    }
+  }
+  for (size_t j = 0; j < opt_.actuators.size(); ++j) {
+    const double u = s[kHeader + kPerJoint * j + kU];
+    const bool ok = s[3] == kOk && finite(u);
+    if (!ok && s[3] == kOk) s[3] = kBadState;
+    d->ctrl[opt_.actuators[j]] = ok ? u : opt_.fault_ctrl;
+  }
+  if (s[3] != kOk) {
+    for (int a : opt_.actuators) d->ctrl[a] = opt_.fault_ctrl;
+  }
+}
+
+void PidController::commit_and_sample(const mjModel* m, const mjData* d, mjtNum* s, double instant) const {
+  if (s[2] > 0) {
+    for (size_t j = 0; j < opt_.joints.size(); ++j) {
+      mjtNum* js = s + kHeader + kPerJoint * j;
+      js[kIc] = js[kI];
+      js[kDc] = js[kD];
+      js[kXc] = js[kX];
+    }
+  }
+  s[0] = instant;
+  s[1] = instant + opt_.period;
+  s[2] = std::min<double>(s[2] + 1, 2);
+  sample(m, d, s);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+void resolve_joint_actuators(const mjModel* m, const Config& cfg, std::vector<int>* joints,
+                             std::vector<int>* actuators) {
+  const bool has_j = cfg.has("joints"), has_a = cfg.has("actuators");
+  if (!has_j && !has_a) cfg.fail("joints", "missing key: give joints=... and/or actuators=...");
+  auto joint_of = [m](int a) {
+    const int tr = m->actuator_trntype[a];
+    return (tr == mjTRN_JOINT || tr == mjTRN_JOINTINPARENT) ? m->actuator_trnid[2 * a] : -1;
+  };
+  if (has_a) {
+    *actuators = cfg.get_objects("actuators", mjOBJ_ACTUATOR, /*allow_all=*/true);
+    if (actuators->empty()) cfg.fail("actuators", "the model has no actuators");
+  }
+  if (has_j) {
+    *joints = cfg.get_objects("joints", mjOBJ_JOINT, /*allow_all=*/false);
+    if (joints->empty()) cfg.fail("joints", "no joints given");
+  }
+  if (has_a && !has_j) {
+    for (int a : *actuators) {
+      const int j = joint_of(a);
+      if (j < 0) cfg.fail("actuators", "actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " does not drive a joint");
+      joints->push_back(j);
+    }
+  } else if (has_j && !has_a) {
+    for (int j : *joints) {
+      int found = -1, count = 0;
+      for (int a = 0; a < m->nu; ++a) {
+        if (joint_of(a) == j) { found = a; ++count; }
+      }
+      if (count != 1) {
+        cfg.fail("joints", "joint " + object_label(m, mjOBJ_JOINT, j) + " is driven by " + std::to_string(count) +
+                               " actuators; name the one to use with actuators=...");
+      }
+      actuators->push_back(found);
+    }
+  } else if (joints->size() != actuators->size()) {
+    cfg.fail("actuators", "needs one actuator per joint (" + std::to_string(joints->size()) + "), got " +
+                              std::to_string(actuators->size()));
+  }
+  for (int j : *joints) {
+    if (m->jnt_type[j] != mjJNT_HINGE && m->jnt_type[j] != mjJNT_SLIDE) {
+      cfg.fail(has_j ? "joints" : "actuators",
+               "joint " + object_label(m, mjOBJ_JOINT, j) + " is not a hinge or slide joint");
+    }
+  }
+}
+
+std::vector<double> per_joint_values(const Config& cfg, const std::string& key, size_t count, double lo, double hi) {
+  std::vector<double> v = cfg.get_doubles(key);
+  if (v.size() == 1) v.assign(count, v[0]);
+  if (v.size() != count) {
+    cfg.fail(key, "needs 1 or " + std::to_string(count) + " values (one per joint), got " + std::to_string(v.size()));
+  }
+  for (double x : v) {
+    if (x < lo || x > hi) {
+      cfg.fail(key, "value " + std::to_string(x) + " must lie in [" + std::to_string(lo) + ", " +
+                        std::to_string(hi) + "]");
+    }
+  }
+  return v;
+}
+
+namespace {
+class PidPlugin : public Plugin {
+ public:
+  explicit PidPlugin(PidController::Options o) : ctl_(std::move(o)) {
+    for (int a : ctl_.options().actuators) claim_ctrl(a);
+  }
+  int capabilities() const override { return kCapControl; }
+  int nstate() const override { return ctl_.nstate(); }
+  void reset(const mjModel* m, const mjData* d, mjtNum* s) const override { ctl_.reset(m, d, s); }
+  void control(const mjModel* m, mjData* d, mjtNum* s) const override { ctl_.compute(m, d, s); }
+
+ private:
+  PidController ctl_;
+};
+}  // namespace
+
+std::unique_ptr<Plugin> make_pid_plugin(const mjModel* m, const Config& cfg) {
+  PidController::Options o;
+  resolve_joint_actuators(m, cfg, &o.joints, &o.actuators);
+  const size_t n = o.joints.size();
+  o.setpoint = per_joint_values(cfg, "setpoint", n, -mjMAXVAL, mjMAXVAL);
+  o.kp = per_joint_values(cfg, "kp", n, 0, mjMAXVAL);
+  o.ki = cfg.has("ki") ? per_joint_values(cfg, "ki", n, 0, mjMAXVAL) : std::vector<double>(n, 0.0);
+  o.kd = cfg.has("kd") ? per_joint_values(cfg, "kd", n, 0, mjMAXVAL) : std::vector<double>(n, 0.0);
+  o.period = cfg.get_double("period", 1e-9, 1e6);
+  if (o.period < m->opt.timestep * (1 - 1e-9)) {
+    cfg.fail("period", "sample period " + std::to_string(o.period) + " s is below the model timestep " +
+                           std::to_string(m->opt.timestep) + " s");
+  }
+  o.tf = cfg.get_double_or("tf", 0.0, 0.0, 1e6);
+  o.derivative = cfg.get_choice_or("derivative", "error", {"error", "measurement"}) == "error"
+                     ? PidController::Derivative::kError
+                     : PidController::Derivative::kMeasurement;
+  // Saturation: the keys, else the actuator's ctrlrange when it has one (so anti-windup knows the real limit).
+  if (cfg.has("u_min") != cfg.has("u_max")) cfg.fail(cfg.has("u_min") ? "u_min" : "u_max", "give both u_min and u_max");
+  if (cfg.has("u_min")) {
+    o.u_min = per_joint_values(cfg, "u_min", n, -mjMAXVAL, mjMAXVAL);
+    o.u_max = per_joint_values(cfg, "u_max", n, -mjMAXVAL, mjMAXVAL);
+    for (size_t j = 0; j < n; ++j) {
+      if (!(o.u_min[j] < o.u_max[j])) cfg.fail("u_max", "must be above u_min");
+    }
+  } else {
+    for (int a : o.actuators) {
+      const bool lim = m->actuator_ctrllimited[a];
+      o.u_min.push_back(lim ? m->actuator_ctrlrange[2 * a] : -kInf);
+      o.u_max.push_back(lim ? m->actuator_ctrlrange[2 * a + 1] : kInf);
+    }
+  }
+  o.dac_bits = cfg.get_int_or("dac_bits", 0, 0, 32);
+  if (o.dac_bits > 0) {
+    for (size_t j = 0; j < n; ++j) {
+      if (!std::isfinite(o.u_min[j]) || !std::isfinite(o.u_max[j])) {
+        cfg.fail("dac_bits", "the D/A needs an output range: give u_min and u_max (or a ctrlrange)");
+      }
+    }
+  }
+  o.encoder_cpr = cfg.get_double_or("encoder_cpr", 0.0, 0.0, 1e12);
+  if (o.encoder_cpr > 0 && o.encoder_cpr < 1) cfg.fail("encoder_cpr", "must be 0 (off) or at least 1");
+  o.fault_ctrl = cfg.get_double_or("fault_ctrl", 0.0);
+  return std::make_unique<PidPlugin>(std::move(o));
+}
+
+}  // namespace mjhand

@@ -1,0 +1,145 @@
+#include "torque_control/torque_control.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "pid/pid.h"
+
+namespace mjhand {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::string fmt(double x) {
+  std::ostringstream s;
+  s.precision(10);
+  s << x;
+  return s.str();
+}
+}  // namespace
+
+double sensor_stiffness(double alpha, double beta, double chi) {
+  const double gamma = 1.0 / (8.0 * std::sin(beta) * std::sin(alpha + beta));
+  const double k = gamma * (std::cos(alpha) - std::sin(alpha) * std::sin(beta) * std::tan(alpha + beta)) * chi;
+  return (std::isfinite(k) && k > 0) ? k : std::numeric_limits<double>::quiet_NaN();
+}
+
+TorqueController::TorqueController(Options o) : opt_(std::move(o)) {
+  const size_t n = opt_.sensor_joints.size();
+  if (n == 0 || opt_.actuators.size() != n || opt_.k_theta.size() != n || opt_.kps.size() != n ||
+      opt_.torque_ref.size() != n) {
+    throw std::invalid_argument("torque_control: one actuator, k_theta, kps and torque_ref per sensor joint");
+  }
+  if (opt_.u_min.empty()) opt_.u_min.assign(n, -kInf);
+  if (opt_.u_max.empty()) opt_.u_max.assign(n, kInf);
+  for (size_t j = 0; j < n; ++j) {
+    if (!(opt_.k_theta[j] > 0) || !std::isfinite(opt_.k_theta[j])) throw std::invalid_argument("k_theta > 0");
+    if (!(opt_.kps[j] >= 0)) throw std::invalid_argument("torque_control: kps >= 0");
+    if (!(opt_.u_min[j] < opt_.u_max[j])) throw std::invalid_argument("torque_control: u_min < u_max");
+  }
+}
+
+void TorqueController::reset(const mjModel*, const mjData*, mjtNum* s) const {
+  s[0] = kOk;
+  for (size_t j = 0; j < opt_.sensor_joints.size(); ++j) s[1 + j] = opt_.torque_ref[j];
+}
+
+double TorqueController::measured_torque(const mjModel* m, const mjData* d, int j) const {
+  const int adr = m->jnt_qposadr[opt_.sensor_joints[j]];
+  return -opt_.k_theta[j] * (d->qpos[adr] - m->qpos_spring[adr]);
+}
+
+void TorqueController::compute(const mjModel* m, mjData* d, mjtNum* s) const {
+  const size_t n = opt_.sensor_joints.size();
+  for (size_t j = 0; j < n && s[0] == kOk; ++j) {
+    const double tau_r = s[1 + j];
+    const double tau_f = measured_torque(m, d, static_cast<int>(j));
+    if (!std::isfinite(tau_r)) s[0] = kBadReference;
+    else if (!std::isfinite(tau_f)) s[0] = kBadMeasurement;
+    else d->ctrl[opt_.actuators[j]] = std::clamp(opt_.kps[j] * (tau_r - tau_f), opt_.u_min[j], opt_.u_max[j]);
+  }
+  if (s[0] != kOk) {
+    for (int a : opt_.actuators) d->ctrl[a] = opt_.fault_ctrl;
+  }
+}
+
+namespace {
+class TorqueControlPlugin : public Plugin {
+ public:
+  explicit TorqueControlPlugin(TorqueController::Options o) : ctl_(std::move(o)) {
+    for (int a : ctl_.options().actuators) claim_ctrl(a);
+  }
+  int capabilities() const override { return kCapControl; }
+  int nstate() const override { return ctl_.nstate(); }
+  void reset(const mjModel* m, const mjData* d, mjtNum* s) const override { ctl_.reset(m, d, s); }
+  void control(const mjModel* m, mjData* d, mjtNum* s) const override { ctl_.compute(m, d, s); }
+
+ private:
+  TorqueController ctl_;
+};
+}  // namespace
+
+std::unique_ptr<Plugin> make_torque_control_plugin(const mjModel* m, const Config& cfg) {
+  TorqueController::Options o;
+  o.sensor_joints = cfg.get_objects("sensor_joints", mjOBJ_JOINT);
+  if (o.sensor_joints.empty()) cfg.fail("sensor_joints", "no joints given");
+  o.actuators = cfg.get_objects("actuators", mjOBJ_ACTUATOR);
+  const size_t n = o.sensor_joints.size();
+  if (o.actuators.size() != n) {
+    cfg.fail("actuators", "needs one actuator per sensor joint (" + std::to_string(n) + "), got " +
+                              std::to_string(o.actuators.size()));
+  }
+  // k_theta from the sensor geometry (eqs 31-32), or given directly; not both.
+  const bool geometry = cfg.has("alpha_deg") || cfg.has("beta_deg") || cfg.has("chi");
+  if (geometry && cfg.has("k_theta")) cfg.fail("k_theta", "give either k_theta or alpha_deg, beta_deg and chi");
+  if (geometry) {
+    const double a = cfg.get_double("alpha_deg", -180, 180) * mjPI / 180;
+    const double b = cfg.get_double("beta_deg", -180, 180) * mjPI / 180;
+    const double chi = cfg.get_double("chi", 1e-12, 1e12);
+    const double k = sensor_stiffness(a, b, chi);
+    if (!std::isfinite(k)) {
+      cfg.fail("alpha_deg", "eqs 31-32 give no positive finite stiffness for alpha_deg=" + fmt(a * 180 / mjPI) +
+                                ", beta_deg=" + fmt(b * 180 / mjPI));
+    }
+    o.k_theta.assign(n, k);
+  } else {
+    o.k_theta = per_joint_values(cfg, "k_theta", n, 1e-12, 1e12);
+  }
+  for (size_t j = 0; j < n; ++j) {
+    const int jn = o.sensor_joints[j];
+    if (m->jnt_type[jn] != mjJNT_HINGE && m->jnt_type[jn] != mjJNT_SLIDE) {
+      cfg.fail("sensor_joints", "joint " + object_label(m, mjOBJ_JOINT, jn) + " is not a hinge or slide joint");
+    }
+    // MuJoCo applies the sensor's elasticity through the joint stiffness, so it must be the sensor's k_theta.
+    const double k = m->jnt_stiffness[jn];
+    if (std::abs(k - o.k_theta[j]) > 1e-6 * o.k_theta[j]) {
+      cfg.fail("sensor_joints", "joint " + object_label(m, mjOBJ_JOINT, jn) + " has stiffness " + fmt(k) +
+                                    "; the torque sensor's k_theta is " + fmt(o.k_theta[j]) + ": set stiffness=\"" +
+                                    fmt(o.k_theta[j]) + "\"");
+    }
+  }
+  o.kps = per_joint_values(cfg, "kps", n, 0, mjMAXVAL);
+  o.torque_ref = per_joint_values(cfg, "torque_ref", n, -mjMAXVAL, mjMAXVAL);
+  if (cfg.has("u_min") != cfg.has("u_max")) cfg.fail(cfg.has("u_min") ? "u_min" : "u_max", "give both u_min and u_max");
+  if (cfg.has("u_min")) {
+    o.u_min = per_joint_values(cfg, "u_min", n, -mjMAXVAL, mjMAXVAL);
+    o.u_max = per_joint_values(cfg, "u_max", n, -mjMAXVAL, mjMAXVAL);
+    for (size_t j = 0; j < n; ++j) {
+      if (!(o.u_min[j] < o.u_max[j])) cfg.fail("u_max", "must be above u_min");
+    }
+  } else {
+    for (int a : o.actuators) {
+      const bool lim = m->actuator_ctrllimited[a];
+      o.u_min.push_back(lim ? m->actuator_ctrlrange[2 * a] : -kInf);
+      o.u_max.push_back(lim ? m->actuator_ctrlrange[2 * a + 1] : kInf);
+    }
+  }
+  o.fault_ctrl = cfg.get_double_or("fault_ctrl", 0.0);
+  return std::make_unique<TorqueControlPlugin>(std::move(o));
+}
+
+}  // namespace mjhand

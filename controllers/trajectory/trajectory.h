@@ -1,0 +1,113 @@
+// Joint-space and fingertip Cartesian reference trajectories for the joint controllers (issue 4, item 6):
+// the direct-drive hand's quintic point-to-point move and cosine open/close cycle (Ebner & Wallace 1994, 4.2-4.3)
+// and e_GRASP's fingertip paths through via points passed near without stopping (Mattar 2013, section 6).
+// Every trajectory is immutable after construction and evaluates without allocating, so one object serves every
+// mjData of a model in any thread.
+#pragma once
+
+#include <Eigen/Core>
+
+#include <vector>
+
+#include "kinematics/dh_chain.h"
+#include "kinematics/dls_ik.h"
+
+namespace mjhand {
+
+// A desired joint motion: position, velocity and acceleration of dof() joints at time t [s] (rad, rad/s, rad/s^2).
+class JointTrajectory {
+ public:
+  virtual ~JointTrajectory() = default;
+  // Number of joints the trajectory drives.
+  virtual int dof() const = 0;
+  // Fills q, qd, qdd (dof() values each); must not allocate, since controllers call it in every callback.
+  virtual void evaluate(double t, double* q, double* qd, double* qdd) const = 0;
+};
+
+// Fifth-order polynomial from q0 to q1 in T seconds starting at t0 with zero boundary velocity and acceleration
+// (direct-drive 4.3: a0 = q0, a1 = a2 = 0, a3 = 10 dq / T^3, a4 = -15 dq / T^4, a5 = 6 dq / T^5). Holds q0 before
+// t0 and q1 after t0 + T, so the reference is C2 everywhere.
+class QuinticTrajectory : public JointTrajectory {
+ public:
+  // Throws std::invalid_argument for mismatched lengths, non-finite values or T <= 0.
+  QuinticTrajectory(std::vector<double> q0, std::vector<double> q1, double T, double t0 = 0.0);
+  int dof() const override { return static_cast<int>(q0_.size()); }
+  void evaluate(double t, double* q, double* qd, double* qdd) const override;
+  // Coefficients a0..a5 of joint i (time measured from t0), as printed in the paper.
+  std::vector<double> coefficients(int i) const;
+
+ private:
+  std::vector<double> q0_, q1_;
+  double T_, t0_;
+};
+
+// The direct-drive hand's fast open/close cycle: theta(t) = A/2 (1 - cos(omega (t - t0))) + offset per joint.
+// The paper's numbers (A = 85 deg, offset = 2.5 deg, omega = 360 deg * 3/2 per s = 540 deg/s) are the defaults of
+// paper_cosine(); here everything is in radians. Before t0 the joints hold `offset`.
+class CosineTrajectory : public JointTrajectory {
+ public:
+  // Throws std::invalid_argument for mismatched lengths, non-finite values or omega <= 0.
+  CosineTrajectory(std::vector<double> amplitude, std::vector<double> offset, double omega, double t0 = 0.0);
+  int dof() const override { return static_cast<int>(amplitude_.size()); }
+  void evaluate(double t, double* q, double* qd, double* qdd) const override;
+
+ private:
+  std::vector<double> amplitude_, offset_;
+  double omega_, t0_;
+};
+
+// The paper's cycle for n joints: A = 85 deg, offset 2.5 deg, omega = 540 deg/s (converted here, at the edge).
+CosineTrajectory paper_cosine(int n, double t0 = 0.0);
+
+// A Cartesian point path through waypoints W0..Wn: straight segments of durations T_k joined by parabolic blends of
+// duration tb centred on the nominal knot times (the velocity ramps linearly from v_{k-1} to v_k over the blend).
+// The motion starts at rest at t0, ends at rest at t0 + tb + sum T_k, follows the straight segments exactly outside
+// the blends, and misses interior waypoint k by |v_k - v_{k-1}| tb / 8 (at the knot time), never stopping there.
+class ViaPointPath {
+ public:
+  // waypoints: at least 2 (start, ..., goal); durations: one per segment, each >= blend > 0.
+  // Throws std::invalid_argument for non-finite values, a zero-length segment, blend outside (0, min T], or a
+  // via point where the blended velocity passes through zero (the path would reverse and stop there).
+  ViaPointPath(std::vector<Eigen::Vector3d> waypoints, std::vector<double> durations, double blend, double t0 = 0.0);
+  // Position, velocity, acceleration at t (held at the ends outside [start, end]).
+  void evaluate(double t, Eigen::Vector3d* x, Eigen::Vector3d* xd, Eigen::Vector3d* xdd) const;
+  double start_time() const { return t0_; }
+  double end_time() const { return knots_.back() + tb_ / 2; }
+  // Time of closest nominal approach to waypoint k (the knot time).
+  double knot_time(int k) const { return knots_[k]; }
+  int waypoint_count() const { return static_cast<int>(w_.size()); }
+  const Eigen::Vector3d& waypoint(int k) const { return w_[k]; }
+  // Distance from waypoint k to the path at its knot time: |v_k - v_{k-1}| tb / 8 (0 for the start and goal).
+  double via_miss(int k) const;
+  // Smallest speed inside the interior blends (the path never stops between start and goal when this is > 0).
+  double min_interior_speed() const;
+
+ private:
+  std::vector<Eigen::Vector3d> w_, v_;  // v_[k]: velocity on segment k
+  std::vector<double> knots_;           // nominal knot times s_0..s_n
+  double tb_, t0_;
+};
+
+// A ViaPointPath of a chain's tool point converted to joint space. At construction the path is sampled densely
+// and solved with the kinematics core's DLS IK by continuation from q_start (which also fixes the IK branch); each
+// evaluate() refines the interpolated sample with Newton steps on the exact FK (stack-only, tip_pose_and_jacobian),
+// then qd = J^-1 xd and qdd = J^-1 (xdd - Jdot qd), Jdot qd from a second central difference of the FK along qd.
+class ViaJointTrajectory : public JointTrajectory {
+ public:
+  // chain: tool-point chain of exactly 3 joints (square position Jacobian), path in the chain's reference frame.
+  // Throws std::invalid_argument naming the time and point where IK fails or J loses rank.
+  ViaJointTrajectory(Chain chain, ViaPointPath path, std::vector<double> q_start, double sample_period = 1e-3);
+  int dof() const override { return chain_.dof(); }
+  void evaluate(double t, double* q, double* qd, double* qdd) const override;
+  const ViaPointPath& path() const { return path_; }
+  const Chain& chain() const { return chain_; }
+
+ private:
+  Chain chain_;
+  ViaPointPath path_;
+  double dt_;
+  std::vector<double> samples_;  // (count x dof) IK solutions at start + k dt
+  int count_ = 0;
+};
+
+}  // namespace mjhand

@@ -1,0 +1,273 @@
+// Computed-torque / feed-forward joint control on MuJoCo's own model: exact-model tracking, cross-checks of M and
+// bias against mj_fullM / qfrc_bias, plain class == plugin, RK4, configuration errors, NaN handling.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "computed_torque/computed_torque.h"
+#include "host/host.h"
+#include "test_util.h"
+
+using namespace mjhand;
+using mjhand_test::load_xml_string;
+using mjhand_test::make_data;
+
+namespace {
+
+// The example finger with the plugin data replaced and, optionally, another integrator/timestep.
+std::string finger_xml(const std::string& data, const std::string& option = "") {
+  std::string xml = mjhand_test::read_all(mjhand_test::source_path("models/computed_torque_finger.xml"));
+  xml = std::regex_replace(xml, std::regex("<text name=\"mjhand:cycle\" data=\"[^\"]*\"/>"),
+                           "<text name=\"mjhand:ct\" data=\"" + data + "\"/>");
+  if (!option.empty()) xml.insert(xml.find("<worldbody>"), option);
+  return xml;
+}
+
+const char* kQuintic = "type=computed_torque joints=all trajectory=quintic q1=0.3,1.2,1.0 T=1 start=0.1";
+
+// Largest |q - q_ref| over a run of `steps`, reference from the controller's own trajectory object.
+double track(const mjModel* m, mjData* d, const JointTrajectory& ref, int steps) {
+  double worst = 0, q[3], qd[3], qdd[3];
+  for (int k = 0; k < steps; ++k) {
+    mj_step(m, d);
+    ref.evaluate(d->time, q, qd, qdd);
+    for (int i = 0; i < 3; ++i) worst = std::max(worst, std::abs(d->qpos[i] - q[i]));
+  }
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("computed torque with MuJoCo's exact model tracks a quintic to the integrator's accuracy", "[controllers]") {
+  const QuinticTrajectory ref({0, 0, 0}, {0.3, 1.2, 1.0}, 1.0, 0.1);
+  // RK4: the continuous closed loop is e'' + kv e' + kp e = 0 with e(0) = 0, so what remains is RK4's O(h^4) error.
+  auto m = load_xml_string(finger_xml(kQuintic, "<option integrator=\"RK4\" timestep=\"0.001\"/>"));
+  auto host = Host::attach(m.get());
+  auto d = make_data(m.get());
+  const double rk4 = track(m.get(), d.get(), ref, 1300);
+  WARN("exact-model quintic tracking, RK4 h=1ms: max |e| = " << rk4 << " rad");
+  CHECK(rk4 < 1e-6);
+  // Semi-implicit Euler: each step defects by h^2/2 in position and velocity, giving the steady error
+  // e ~ (h/2) |r''' - kv r''| / kp (docs/controllers.md). For 1.2 rad in 1 s: r''' <= 60 * 1.2, r'' <= 5.774 * 1.2.
+  auto me = load_xml_string(finger_xml(kQuintic, "<option timestep=\"0.001\"/>"));
+  auto host_e = Host::attach(me.get());
+  auto de = make_data(me.get());
+  const double euler = track(me.get(), de.get(), ref, 1300);
+  const double bound = 0.001 / 2 * (60 * 1.2 + 2 * std::sqrt(1000.0) * 5.774 * 1.2) / 1000;
+  WARN("exact-model quintic tracking, Euler h=1ms: max |e| = " << euler << " rad (derived bound " << bound << ")");
+  CHECK(euler < bound);
+}
+
+TEST_CASE("the torque the controller writes equals M a* + bias - passive recomputed independently", "[controllers]") {
+  for (const char* option : {"<option timestep=\"0.002\"/>", "<option integrator=\"RK4\" timestep=\"0.002\"/>"}) {
+    const std::string xml = finger_xml(kQuintic, option);
+    auto m = load_xml_string(xml);
+    auto scratch_model = load_xml_string(xml);  // never attached: mj_forward on it runs no controller
+    auto host = Host::attach(m.get());
+    auto d = make_data(m.get());
+    auto s = make_data(scratch_model.get());
+    const QuinticTrajectory ref({0, 0, 0}, {0.3, 1.2, 1.0}, 1.0, 0.1);
+    const bool euler = m->opt.integrator == mjINT_EULER;
+    double worst = 0, worst_mh = 0;
+    for (int k = 0; k < 400; ++k) {
+      if (k % 37 == 5) {  // kick the state off the reference so the servo terms matter
+        d->qvel[1] += 0.3;
+        d->qpos[2] -= 0.02;
+      }
+      mj_copyData(s.get(), scratch_model.get(), d.get());
+      mj_step(m.get(), d.get());
+      if (!euler) continue;  // under RK4 the last callback saw the 4th stage, not the step's start state
+      mj_forward(scratch_model.get(), s.get());
+      std::vector<mjtNum> M(9 * 1);
+      std::vector<mjtNum> full(m->nv * m->nv);
+      mj_fullM(scratch_model.get(), full.data(), s->qM);
+      double q[3], qd[3], qdd[3];
+      ref.evaluate(s->time, q, qd, qdd);
+      double a[3];
+      for (int i = 0; i < 3; ++i) {
+        a[i] = qdd[i] + 2 * std::sqrt(1000.0) * (qd[i] - s->qvel[i]) + 1000 * (q[i] - s->qpos[i]);
+      }
+      for (int i = 0; i < 3; ++i) {
+        double tau = s->qfrc_bias[i] - s->qfrc_passive[i] + m->opt.timestep * m->dof_damping[i] * a[i];
+        for (int j = 0; j < 3; ++j) tau += full[i * m->nv + j] * a[j];
+        worst = std::max(worst, std::abs(d->ctrl[i] - tau) / (1e-3 + std::abs(tau)));
+      }
+    }
+    if (euler) {
+      CHECK(worst < 1e-10);
+      // The controller's reading of MuJoCo's model at the current state == mj_fullM / qfrc_bias of a fresh forward.
+      ComputedTorqueController::Options o;
+      o.joints = {0, 1, 2};
+      o.actuators = {0, 1, 2};
+      o.kp = o.kv = {1, 1, 1};
+      o.trajectory = std::make_shared<QuinticTrajectory>(ref);
+      ComputedTorqueController ctl(m.get(), o);
+      double M[9], h[3], Ma[9], ha[3];
+      mj_forward(scratch_model.get(), s.get());
+      ctl.mujoco_terms(scratch_model.get(), s.get(), M, h);
+      std::vector<mjtNum> full(m->nv * m->nv);
+      mj_fullM(scratch_model.get(), full.data(), s->qM);
+      for (int i = 0; i < 3; ++i) {
+        worst_mh = std::max(worst_mh, std::abs(h[i] - s->qfrc_bias[i]));
+        for (int j = 0; j < 3; ++j) worst_mh = std::max(worst_mh, std::abs(M[3 * i + j] - full[i * m->nv + j]));
+        CHECK(M[4 * i] > m->dof_armature[i]);  // armature is part of qM
+      }
+      CHECK(worst_mh == 0.0);
+      // Evaluating at another state and back leaves mjData bitwise unchanged.
+      std::vector<mjtNum> qM0(s->qM, s->qM + m->nM), xpos0(s->xpos, s->xpos + 3 * m->nbody),
+          cvel0(s->cvel, s->cvel + 6 * m->nbody);
+      const double qa[3] = {0.2, 0.5, 0.7}, va[3] = {1, -2, 3};
+      ctl.mujoco_terms_at(scratch_model.get(), s.get(), qa, va, Ma, ha);
+      CHECK(std::vector<mjtNum>(s->qM, s->qM + m->nM) == qM0);
+      CHECK(std::vector<mjtNum>(s->xpos, s->xpos + 3 * m->nbody) == xpos0);
+      CHECK(std::vector<mjtNum>(s->cvel, s->cvel + 6 * m->nbody) == cvel0);
+      CHECK(std::abs(Ma[4] - M[4]) > 1e-9);  // it really evaluated elsewhere
+    }
+  }
+}
+
+TEST_CASE("computed torque: plain class in a user loop equals the plugin; repeated calls change nothing",
+          "[controllers]") {
+  const std::string xml = finger_xml(kQuintic, "<option timestep=\"0.001\"/>");
+  auto m = load_xml_string(xml);
+  auto plain_model = load_xml_string(xml);
+  auto host = Host::attach(m.get());
+  auto d = make_data(m.get());
+  auto p = make_data(plain_model.get());
+  ComputedTorqueController::Options o;
+  o.joints = {0, 1, 2};
+  o.actuators = {0, 1, 2};
+  o.kp = {1000, 1000, 1000};
+  o.kv = {2 * std::sqrt(1000.0), 2 * std::sqrt(1000.0), 2 * std::sqrt(1000.0)};
+  o.trajectory = std::make_shared<QuinticTrajectory>(std::vector<double>{0, 0, 0}, std::vector<double>{0.3, 1.2, 1.0},
+                                                     1.0, 0.1);
+  ComputedTorqueController ctl(plain_model.get(), o);
+  std::vector<mjtNum> state(ctl.nstate());
+  ctl.reset(plain_model.get(), p.get(), state.data());
+  for (int k = 0; k < 800; ++k) {
+    mj_step(m.get(), d.get());
+    mj_step1(plain_model.get(), p.get());
+    ctl.compute(plain_model.get(), p.get(), state.data());
+    mj_step2(plain_model.get(), p.get());
+  }
+  for (int i = 0; i < 3; ++i) {
+    CHECK(d->qpos[i] == p->qpos[i]);
+    CHECK(d->ctrl[i] == p->ctrl[i]);
+  }
+  mj_forward(m.get(), d.get());  // recomputes ctrl at the post-step state
+  const std::vector<mjtNum> ctrl(d->ctrl, d->ctrl + 3);
+  mj_forward(m.get(), d.get());
+  mj_forward(m.get(), d.get());
+  CHECK(std::vector<mjtNum>(d->ctrl, d->ctrl + 3) == ctrl);
+}
+
+TEST_CASE("computed torque under RK4 draws one model error per sample, not one per callback", "[controllers]") {
+  auto m = load_xml_string(finger_xml(std::string(kQuintic) + " e_a=0.1 e_tau=0.05 seed=3",
+                                      "<option integrator=\"RK4\" timestep=\"0.002\"/>"));
+  auto host = Host::attach(m.get());
+  auto d = make_data(m.get());
+  for (int k = 0; k < 500; ++k) mj_step(m.get(), d.get());
+  const mjtNum* state = d->userdata + 1;  // entry 0 is the host's marker; this is the only instance
+  // One draw at t = 0, then one per step (RK4's stage at t + h/2 stays in the sample, t + h opens the next).
+  CHECK(ComputedTorqueController::draws_taken(state) == 501);
+  CHECK(ComputedTorqueController::fault(state) == kCtOk);
+}
+
+TEST_CASE("computed torque rejects bad configuration at attach with the key named", "[controllers]") {
+  auto expect = [](const std::string& data, const std::string& needle) {
+    auto m = load_xml_string(finger_xml(data));
+    CHECK_THROWS_WITH(Host::attach(m.get()), Catch::Contains(needle));
+  };
+  expect("type=computed_torque joints=ct_j1,nope trajectory=quintic q1=0.1 T=1", "nope");
+  expect("type=computed_torque joints=all trajectory=quintic q1=0.1 T=1 kp=-5", "'kp'");
+  expect("type=computed_torque joints=all trajectory=quintic T=1", "'q1'");
+  expect("type=computed_torque joints=all trajectory=quintic q1=0.1,0.2 T=1", "needs 1 or 3 values");
+  expect("type=computed_torque joints=all trajectory=quintic q1=0.1 T=1 kv=1,2", "needs 1 or 3 values");
+  expect("type=computed_torque joints=all trajectory=quintic q1=0,3,0 T=1", "outside its range");
+  expect("type=computed_torque joints=all trajectory=cosine", "outside its range");  // 85 deg on the +-30 deg joint
+  expect("type=computed_torque joints=all trajectory=quintic q1=0.1 T=1 model=closed_form_x", "closed_form_x");
+  expect("type=computed_torque joints=all trajectory=spline", "'trajectory'");
+  expect("type=computed_torque joints=all trajectory=quintic q1=0.1 T=1 amplitude_deg=3", "amplitude_deg");
+  expect("type=computed_torque trajectory=via finger=ct points=0.05,0,0.3,0.04,0,0.3,0.05,0,0.3 durations=0.3",
+         "would stop there");
+  expect("type=computed_torque trajectory=via finger=zz points=0,0,0 durations=1", "'zz'");
+  // A joint driven by a position servo is not a motor.
+  std::string xml = finger_xml("type=computed_torque joints=all trajectory=quintic q1=0.1 T=1");
+  xml = std::regex_replace(xml, std::regex("<motor name=\"ct_j2_motor\"[^>]*/>"),
+                           "<position name=\"ct_j2_pos\" joint=\"ct_j2\" kp=\"5\"/>");
+  auto m = load_xml_string(xml);
+  CHECK_THROWS_WITH(Host::attach(m.get()), Catch::Contains("not a motor"));
+}
+
+namespace {
+// A user model that reports NaN once its first joint passes 0.2 rad (a broken closed form).
+class NanModel : public DynamicModel {
+ public:
+  int dof() const override { return 3; }
+  void evaluate(const double* q, const double*, double* M, double* h) const override {
+    for (int i = 0; i < 9; ++i) M[i] = i % 4 == 0 ? 1e-3 : 0.0;
+    for (int i = 0; i < 3; ++i) h[i] = q[0] > 0.2 ? std::nan("") : 0.0;
+  }
+};
+}  // namespace
+
+TEST_CASE("computed torque: NaN from the model or the state faults (sticky), ctrl stays 0", "[controllers]") {
+  static bool registered = false;
+  if (!registered) {
+    register_dynamic_model("test_nan_model",
+                           [](const mjModel*, const std::vector<int>&) { return std::make_unique<NanModel>(); });
+    registered = true;
+  }
+  auto m = load_xml_string(finger_xml("type=computed_torque joints=all trajectory=quintic q1=0.4,0,0 T=0.5 "
+                                      "model=test_nan_model"));
+  auto host = Host::attach(m.get());
+  auto d = make_data(m.get());
+  int first_fault_step = -1;
+  for (int k = 0; k < 600; ++k) {
+    mj_step(m.get(), d.get());
+    if (first_fault_step < 0 && ComputedTorqueController::fault(d->userdata + 1) != kCtOk) first_fault_step = k;
+  }
+  CHECK(first_fault_step > 0);
+  CHECK(ComputedTorqueController::fault(d->userdata + 1) == kCtBadOutput);
+  for (int i = 0; i < 3; ++i) CHECK(d->ctrl[i] == 0.0);
+  // A NaN joint state is caught before it reaches the law.
+  auto m2 = load_xml_string(finger_xml(kQuintic));
+  auto host2 = Host::attach(m2.get());
+  auto d2 = make_data(m2.get());
+  mj_step(m2.get(), d2.get());
+  d2->qvel[1] = std::nan("");
+  mj_forward(m2.get(), d2.get());
+  CHECK(ComputedTorqueController::fault(d2->userdata + 1) == kCtBadState);
+  for (int i = 0; i < 3; ++i) CHECK(std::isfinite(d2->ctrl[i]));
+}
+
+TEST_CASE("computed torque: the feed-forward law and via-point paths track on the e_GRASP finger", "[controllers]") {
+  const char* base = "type=computed_torque trajectory=via finger=ct points=0.082,0.006,0.336,0.079,-0.004,0.333 "
+                     "durations=0.5,0.5 blend=0.2 q0=0,0.4,0.4 start=0.05";
+  for (const std::string law : {"computed_torque", "feedforward"}) {
+    auto m = load_xml_string(finger_xml(std::string(base) + " law=" + law,
+                                        "<option integrator=\"RK4\" timestep=\"0.001\"/>"));
+    auto host = Host::attach(m.get());
+    auto d = make_data(m.get());
+    d->qpos[1] = d->qpos[2] = 0.4;  // start on the path
+    const int site = mj_name2id(m.get(), mjOBJ_SITE, "ct_tip");
+    double closest1 = 1e9, closest2 = 1e9, worst = 0;
+    const Eigen::Vector3d v1(0.082, 0.006, 0.336), v2(0.079, -0.004, 0.333);
+    for (int k = 0; k < 1400; ++k) {
+      mj_step(m.get(), d.get());
+      mj_kinematics(m.get(), d.get());
+      const Eigen::Vector3d x(d->site_xpos + 3 * site);
+      closest1 = std::min(closest1, (x - v1).norm());
+      closest2 = std::min(closest2, (x - v2).norm());
+      worst = std::max(worst, std::abs(d->qvel[0]) > 50 ? 1.0 : 0.0);
+    }
+    WARN(law << ": via point 1 passed at " << closest1 << " m, goal reached within " << closest2 << " m");
+    CHECK(closest1 < 0.004);
+    CHECK(closest2 < 1e-4);
+    CHECK(worst == 0.0);
+  }
+}

@@ -1,0 +1,195 @@
+// Joint torque control (eqs 31-38): sensor stiffness from geometry, the proportional force law, and the force loop of
+// a DC-motor-driven fingertip pressing on a fixed block (models/torque_fingertip.xml) against the derived eq 38.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "dc_motor/dc_motor.h"
+#include "host/host.h"
+#include "test_util.h"
+#include "torque_control/torque_control.h"
+
+using namespace mjhand;
+using mjhand_test::load_xml_file;
+using mjhand_test::load_xml_string;
+using mjhand_test::make_data;
+using mjhand_test::read_all;
+using mjhand_test::run_cli;
+using mjhand_test::source_path;
+
+namespace {
+
+std::string model_text() { return read_all(source_path("models/torque_fingertip.xml")); }
+
+// The example model with the torque_control instance's data replaced.
+std::string with_press(const std::string& data) {
+  std::string xml = model_text();
+  const size_t a = xml.find("<text name=\"mjhand:press\"");
+  const size_t b = xml.find("/>", a);
+  xml.replace(a, b + 2 - a, "<text name=\"mjhand:press\" data=\"" + data + "\"/>");
+  return xml;
+}
+
+std::string attach_error(const std::string& xml) {
+  auto m = load_xml_string(xml);
+  try {
+    auto h = Host::attach(m.get());
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+struct StepMetrics {
+  double rise, overshoot, settling;
+};
+// Rise 10-90 %, overshoot, and 2 % settling of a sampled step response toward `final`.
+StepMetrics metrics(const std::vector<double>& t, const std::vector<double>& y, double final) {
+  auto crossing = [&](double level) {
+    for (size_t i = 1; i < y.size(); ++i) {
+      if (y[i] >= level && y[i - 1] < level) return t[i - 1] + (level - y[i - 1]) / (y[i] - y[i - 1]) * (t[i] - t[i - 1]);
+    }
+    return std::nan("");
+  };
+  StepMetrics s{crossing(0.9 * final) - crossing(0.1 * final),
+                (*std::max_element(y.begin(), y.end()) - final) / final, 0};
+  for (size_t i = 1; i < y.size(); ++i) {
+    if (std::abs(y[i - 1] - final) > 0.02 * final && std::abs(y[i] - final) <= 0.02 * final) {
+      const double lvl = y[i - 1] > final ? 1.02 * final : 0.98 * final;
+      s.settling = t[i - 1] + (lvl - y[i - 1]) / (y[i] - y[i - 1]) * (t[i] - t[i - 1]);
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("torque sensor stiffness from eqs 31-32", "[controllers]") {
+  const double d2r = mjPI / 180;
+  // alpha = beta = 20 deg, chi = 10: gamma = 1 / (8 sin 20 sin 40) = 0.568575, bracket = 0.841537.
+  REQUIRE(sensor_stiffness(20 * d2r, 20 * d2r, 10) == Approx(4.784800621263397).epsilon(1e-12));
+  REQUIRE(sensor_stiffness(20 * d2r, 20 * d2r, 1) * 10 == Approx(sensor_stiffness(20 * d2r, 20 * d2r, 10)));
+  // Outside the geometry's domain eq 31 is negative (alpha 30, beta 45) or singular (beta 0): rejected.
+  REQUIRE(std::isnan(sensor_stiffness(30 * d2r, 45 * d2r, 10)));
+  REQUIRE(std::isnan(sensor_stiffness(20 * d2r, 0, 10)));
+  REQUIRE_THAT(attach_error(with_press("type=torque_control sensor_joints=sensor actuators=motor alpha_deg=30 "
+                                       "beta_deg=45 chi=10 kps=20 torque_ref=0.5")),
+               Catch::Contains("alpha_deg"));
+}
+
+TEST_CASE("torque_control: fingertip force loop matches the derived eq 38; MuJoCo's spring is the sensor torque",
+          "[controllers]") {
+  auto m = load_xml_file(source_path("models/torque_fingertip.xml"));
+  auto host = Host::attach(m.get());
+  auto d = make_data(m.get());
+  const int drive = mj_name2id(m.get(), mjOBJ_JOINT, "drive"), sensor = mj_name2id(m.get(), mjOBJ_JOINT, "sensor");
+  const int sdof = m->jnt_dofadr[sensor];
+  const double k_theta = sensor_stiffness(20 * mjPI / 180, 20 * mjPI / 180, 10);
+  const double tau_r = 0.5, kps = 20;
+  std::vector<double> t{0}, tau{0};
+  double worst_spring = 0;
+  while (d->time < 0.2 - 1e-12) {
+    mj_step(m.get(), d.get());
+    const double tau_f = -k_theta * d->qpos[m->jnt_qposadr[sensor]];
+    // MuJoCo's passive force on the sensor joint is the same spring torque (state at the step's start: recompute).
+    mj_forward(m.get(), d.get());
+    worst_spring = std::max(worst_spring, std::abs(d->qfrc_passive[sdof] - tau_f));
+    t.push_back(d->time);
+    tau.push_back(tau_f);
+  }
+  REQUIRE(worst_spring < 1e-12);
+  REQUIRE(d->ncon >= 1);  // the tip is pressing on the block
+
+  // Grasp rigidity eta (eq 36): the link turns only by the contact's compliance, theta_link = q_drive + q_sensor.
+  const double link = d->qpos[m->jnt_qposadr[drive]] + d->qpos[m->jnt_qposadr[sensor]];
+  const double eta = tau.back() / link;
+  const double delta = 1 / (1 / k_theta + 1 / eta);  // eq 36 with an ideal tendon: sensor and contact in series
+  INFO("eta = " << eta << " N m/rad, k_theta = " << k_theta << ", delta = " << delta);
+  REQUIRE(eta > 20 * k_theta);  // the paper's rigid-object assumption holds to within 5 %
+
+  // Derived eq 38 on the joint side (blocked link): J q'' + B q' + delta q = g kps (tau_r - delta q), tau_f = delta q.
+  DcMotorParams p;
+  p.R = 2, p.ki = 0.02, p.kb = 0.02, p.Jm = 1e-6, p.Ja = 0.2e-6, p.Bm = 1e-6, p.n = 0.02;
+  const double J = p.armature() + 1e-5;  // + the pulley's own inertia
+  const double g = p.gain();
+  const double wn = std::sqrt(delta * (1 + g * kps) / J), zeta = p.damping() / J / (2 * wn);
+  const double dc = g * kps / (1 + g * kps);
+  // The final torque is eq 38's DC gain times tau_r (proportional control leaves 1 / (1 + g kps) of error).
+  REQUIRE(tau.back() == Approx(dc * tau_r).epsilon(1e-3));
+  std::vector<double> tm, ym;
+  for (double s = 0; s <= 0.2; s += 1e-6) {
+    const double wd = wn * std::sqrt(1 - zeta * zeta);
+    tm.push_back(s);
+    ym.push_back(dc * tau_r * (1 - std::exp(-zeta * wn * s) * (std::cos(wd * s) + zeta / std::sqrt(1 - zeta * zeta) * std::sin(wd * s))));
+  }
+  const StepMetrics model = metrics(tm, ym, dc * tau_r), sim = metrics(t, tau, dc * tau_r);
+  WARN("force loop: wn " << wn << " zeta " << zeta << " | rise sim " << sim.rise << " eq38 " << model.rise
+                         << " | overshoot sim " << sim.overshoot << " eq38 " << model.overshoot << " | settling sim "
+                         << sim.settling << " eq38 " << model.settling);
+  CHECK(sim.rise == Approx(model.rise).epsilon(0.03));
+  CHECK(std::abs(sim.overshoot - model.overshoot) < 0.015);
+  CHECK(sim.settling == Approx(model.settling).epsilon(0.05));
+}
+
+TEST_CASE("torque_control: plain class equals the plugin; NaN reference latches a fault with ctrl at fault_ctrl",
+          "[controllers]") {
+  auto m = load_xml_file(source_path("models/torque_fingertip.xml"));
+  auto host = Host::attach(m.get());
+  auto d = make_data(m.get());
+  TorqueController::Options o;
+  o.sensor_joints = {mj_name2id(m.get(), mjOBJ_JOINT, "sensor")};
+  o.actuators = {0};
+  o.k_theta = {sensor_stiffness(20 * mjPI / 180, 20 * mjPI / 180, 10)};
+  o.kps = {20};
+  o.torque_ref = {0.5};
+  o.u_min = {-24};
+  o.u_max = {24};
+  TorqueController plain(o);
+  std::vector<mjtNum> state(plain.nstate());
+  plain.reset(m.get(), d.get(), state.data());
+  for (int i = 0; i < 300; ++i) {
+    mj_step(m.get(), d.get());
+    mj_forward(m.get(), d.get());  // plugin's ctrl for this state
+    const double plugin_now = d->ctrl[0];
+    plain.compute(m.get(), d.get(), state.data());
+    REQUIRE(d->ctrl[0] == plugin_now);
+  }
+  mjtNum* s = host->state(d.get(), *host->find("press"));
+  TorqueController::set_reference(s, 0, std::numeric_limits<double>::infinity());
+  mj_step(m.get(), d.get());
+  REQUIRE(TorqueController::fault(s) == TorqueController::kBadReference);
+  REQUIRE(d->ctrl[0] == 0);
+  TorqueController::set_reference(s, 0, 0.5);
+  mj_step(m.get(), d.get());
+  REQUIRE(d->ctrl[0] == 0);  // sticky
+  TorqueController::clear_fault(s);
+  mj_step(m.get(), d.get());
+  REQUIRE(d->ctrl[0] != 0);
+}
+
+TEST_CASE("torque_control: invalid configurations are rejected at attach", "[controllers]") {
+  const std::string ok = "type=torque_control sensor_joints=sensor actuators=motor alpha_deg=20 beta_deg=20 chi=10 ";
+  REQUIRE(attach_error(with_press(ok + "kps=20 torque_ref=0.5")).empty());
+  REQUIRE_THAT(attach_error(with_press(ok + "torque_ref=0.5")), Catch::Contains("'kps'"));
+  REQUIRE_THAT(attach_error(with_press(ok + "kps=-1 torque_ref=0.5")), Catch::Contains("'kps'"));
+  REQUIRE_THAT(attach_error(with_press(ok + "kps=20")), Catch::Contains("'torque_ref'"));
+  REQUIRE_THAT(attach_error(with_press(ok + "kps=20 torque_ref=0.5 k_theta=3")), Catch::Contains("k_theta"));
+  REQUIRE_THAT(attach_error(with_press("type=torque_control sensor_joints=nope actuators=motor k_theta=4 kps=1 "
+                                       "torque_ref=0")),
+               Catch::Contains("nope"));
+  // The MJCF stiffness must be the sensor's k_theta; the message gives the value to set.
+  REQUIRE_THAT(attach_error(with_press("type=torque_control sensor_joints=sensor actuators=motor k_theta=3 kps=1 "
+                                       "torque_ref=0")),
+               Catch::Contains("stiffness") && Catch::Contains("set stiffness=\"3\""));
+}
+
+TEST_CASE("models/torque_fingertip.xml runs with mjhand run", "[controllers]") {
+  const std::string out = mjhand_test::fresh_temp_dir("torque_fingertip_run");
+  const auto r = run_cli("run " + source_path("models/torque_fingertip.xml") + " --duration 0.1 --quiet --out " + out);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+}
