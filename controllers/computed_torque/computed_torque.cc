@@ -10,6 +10,7 @@
 
 #include "hand/model_chains.h"
 #include "kinematics/forward_kinematics.h"
+#include "host/controller_plugin.h"
 
 namespace mjhand {
 
@@ -259,20 +260,6 @@ void ComputedTorqueController::compute(const mjModel* m, mjData* d, mjtNum* stat
 
 namespace {
 
-class ComputedTorquePlugin : public Plugin {
- public:
-  ComputedTorquePlugin(const mjModel* m, ComputedTorqueController::Options o) : ctl_(m, std::move(o)) {
-    for (int a : ctl_.options().actuators) claim_ctrl(a);
-  }
-  int capabilities() const override { return kCapControl; }
-  int nstate() const override { return ctl_.nstate(); }
-  void reset(const mjModel* m, const mjData* d, mjtNum* s) const override { ctl_.reset(m, d, s); }
-  void control(const mjModel* m, mjData* d, mjtNum* s) const override { ctl_.compute(m, d, s); }
-
- private:
-  ComputedTorqueController ctl_;
-};
-
 // 1 or n values of `key` (or `fallback` when absent), each in [lo, hi].
 std::vector<double> per_joint(const Config& cfg, const std::string& key, size_t n, std::vector<double> fallback,
                               double lo, double hi) {
@@ -456,7 +443,7 @@ std::unique_ptr<Plugin> make_computed_torque_plugin(const mjModel* m, const Conf
       cfg.get_choice_or("error_hold", "sample", {"sample", "run"}) == "run" ? ErrorHold::kRun : ErrorHold::kSample;
   o.errors = ModelErrors(lv, static_cast<std::uint64_t>(seed), cfg.instance(), period, hold);
   try {
-    return std::make_unique<ComputedTorquePlugin>(m, std::move(o));
+    return std::make_unique<ControllerPlugin<ComputedTorqueController>>(m, std::move(o));
   } catch (const std::invalid_argument& e) {
     cfg.fail(e.what());
   }

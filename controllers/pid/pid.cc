@@ -1,4 +1,5 @@
 #include "pid/pid.h"
+#include "host/controller_plugin.h"
 
 #include <algorithm>
 #include <cmath>
@@ -230,22 +231,6 @@ std::vector<double> per_joint_values(const Config& cfg, const std::string& key, 
   return v;
 }
 
-namespace {
-class PidPlugin : public Plugin {
- public:
-  explicit PidPlugin(PidController::Options o) : ctl_(std::move(o)) {
-    for (int a : ctl_.options().actuators) claim_ctrl(a);
-  }
-  int capabilities() const override { return kCapControl; }
-  int nstate() const override { return ctl_.nstate(); }
-  void reset(const mjModel* m, const mjData* d, mjtNum* s) const override { ctl_.reset(m, d, s); }
-  void control(const mjModel* m, mjData* d, mjtNum* s) const override { ctl_.compute(m, d, s); }
-
- private:
-  PidController ctl_;
-};
-}  // namespace
-
 std::unique_ptr<Plugin> make_pid_plugin(const mjModel* m, const Config& cfg) {
   PidController::Options o;
   resolve_joint_actuators(m, cfg, &o.joints, &o.actuators);
@@ -289,7 +274,7 @@ std::unique_ptr<Plugin> make_pid_plugin(const mjModel* m, const Config& cfg) {
   o.encoder_cpr = cfg.get_double_or("encoder_cpr", 0.0, 0.0, 1e12);
   if (o.encoder_cpr > 0 && o.encoder_cpr < 1) cfg.fail("encoder_cpr", "must be 0 (off) or at least 1");
   o.fault_ctrl = cfg.get_double_or("fault_ctrl", 0.0);
-  return std::make_unique<PidPlugin>(std::move(o));
+  return std::make_unique<ControllerPlugin<PidController>>(std::move(o));
 }
 
 }  // namespace mjhand

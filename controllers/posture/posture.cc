@@ -1,4 +1,5 @@
 #include "posture/posture.h"
+#include "host/controller_plugin.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,22 +29,6 @@ void PostureController::compute(const mjModel*, mjData* d, mjtNum* state) const 
   for (size_t i = 0; i < opt_.actuators.size(); ++i) d->ctrl[opt_.actuators[i]] = state[1 + i];
 }
 
-namespace {
-class PosturePlugin : public Plugin {
- public:
-  explicit PosturePlugin(PostureController::Options o) : ctl_(std::move(o)) {
-    for (int a : ctl_.options().actuators) claim_ctrl(a);
-  }
-  int capabilities() const override { return kCapControl; }
-  int nstate() const override { return ctl_.nstate(); }
-  void reset(const mjModel* m, const mjData* d, mjtNum* s) const override { ctl_.reset(m, d, s); }
-  void control(const mjModel* m, mjData* d, mjtNum* s) const override { ctl_.compute(m, d, s); }
-
- private:
-  PostureController ctl_;
-};
-}  // namespace
-
 std::unique_ptr<Plugin> make_posture_plugin(const mjModel* m, const Config& cfg) {
   PostureController::Options o;
   o.actuators = cfg.get_objects("actuators", mjOBJ_ACTUATOR, /*allow_all=*/true);
@@ -64,7 +49,7 @@ std::unique_ptr<Plugin> make_posture_plugin(const mjModel* m, const Config& cfg)
   o.target = t;
   o.tau = cfg.get_double_or("tau", 0.2, 1e-6, 1e6);
   o.start = cfg.get_double_or("start", 0.0, 0.0, 1e9);
-  return std::make_unique<PosturePlugin>(std::move(o));
+  return std::make_unique<ControllerPlugin<PostureController>>(std::move(o));
 }
 
 }  // namespace mjhand

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "pid/pid.h"
+#include "host/controller_plugin.h"
 
 namespace mjhand {
 
@@ -67,22 +68,6 @@ void TorqueController::compute(const mjModel* m, mjData* d, mjtNum* s) const {
   }
 }
 
-namespace {
-class TorqueControlPlugin : public Plugin {
- public:
-  explicit TorqueControlPlugin(TorqueController::Options o) : ctl_(std::move(o)) {
-    for (int a : ctl_.options().actuators) claim_ctrl(a);
-  }
-  int capabilities() const override { return kCapControl; }
-  int nstate() const override { return ctl_.nstate(); }
-  void reset(const mjModel* m, const mjData* d, mjtNum* s) const override { ctl_.reset(m, d, s); }
-  void control(const mjModel* m, mjData* d, mjtNum* s) const override { ctl_.compute(m, d, s); }
-
- private:
-  TorqueController ctl_;
-};
-}  // namespace
-
 std::unique_ptr<Plugin> make_torque_control_plugin(const mjModel* m, const Config& cfg) {
   TorqueController::Options o;
   o.sensor_joints = cfg.get_objects("sensor_joints", mjOBJ_JOINT);
@@ -139,7 +124,7 @@ std::unique_ptr<Plugin> make_torque_control_plugin(const mjModel* m, const Confi
     }
   }
   o.fault_ctrl = cfg.get_double_or("fault_ctrl", 0.0);
-  return std::make_unique<TorqueControlPlugin>(std::move(o));
+  return std::make_unique<ControllerPlugin<TorqueController>>(std::move(o));
 }
 
 }  // namespace mjhand
