@@ -11,6 +11,10 @@
 #include "pid/pid.h"
 #include "test_util.h"
 
+using mjhand_test::attach_error;
+using mjhand_test::step_metrics;
+using mjhand_test::StepMetrics;
+
 using namespace mjhand;
 using mjhand_test::load_xml_string;
 using mjhand_test::make_data;
@@ -58,16 +62,6 @@ std::string joint_xml(const std::string& pid, const std::string& integrator = "E
   return xml;
 }
 
-std::string attach_error(const std::string& xml) {
-  auto m = load_xml_string(xml);
-  try {
-    auto h = Host::attach(m.get());
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 // Closed loop with P control V = Kp (r - q), joint side: (Jarm + JL) q'' + Bj q' = g V.
 // Plant from V to q: K / (s (s + a)) with K = g / J, a = Bj / J (eq 28's coefficients after multiplying eq 26 by
 // n^2: a = (R B_T + ki kb) / (R J_T), K = n ki / (R J_T), J_T = Ja + Jm + n^2 JL, B_T = Ba + Bm).
@@ -101,32 +95,6 @@ std::vector<double> eq29_step(const Loop& l, double T, int samples) {
     y[k + 2] = (1 + p - l.Kp * b1) * y[k + 1] - (p + l.Kp * b0) * y[k] + l.Kp * (b1 + b0);
   }
   return y;
-}
-
-struct StepMetrics {
-  double rise;       // 10 % -> 90 % of the final value [s]
-  double overshoot;  // (peak - final) / final
-  double settling;   // last time outside +-2 % of the final value [s]
-};
-// Metrics of a sampled step response y(t) toward `final`.
-StepMetrics metrics(const std::vector<double>& t, const std::vector<double>& y, double final) {
-  auto crossing = [&](double level) {
-    for (size_t i = 1; i < y.size(); ++i) {
-      if (y[i] >= level && y[i - 1] < level) return t[i - 1] + (level - y[i - 1]) / (y[i] - y[i - 1]) * (t[i] - t[i - 1]);
-    }
-    return std::nan("");
-  };
-  StepMetrics s;
-  s.rise = crossing(0.9 * final) - crossing(0.1 * final);
-  s.overshoot = (*std::max_element(y.begin(), y.end()) - final) / final;
-  s.settling = 0;
-  for (size_t i = 1; i < y.size(); ++i) {
-    if (std::abs(y[i - 1] - final) > 0.02 * final && std::abs(y[i] - final) <= 0.02 * final) {
-      const double lvl = y[i - 1] > final ? 1.02 * final : 0.98 * final;
-      s.settling = t[i - 1] + (lvl - y[i - 1]) / (y[i] - y[i - 1]) * (t[i] - t[i - 1]);
-    }
-  }
-  return s;
 }
 
 // MuJoCo closed-loop step (P control through dc_motor), q at every step.
@@ -205,7 +173,7 @@ TEST_CASE("PID + dc_motor step response matches the discrete loop (eq 29) and th
     tc.push_back(t);
     yc.push_back(r * eq28_step(l, t));
   }
-  const StepMetrics model = metrics(tc, yc, r);
+  const StepMetrics model = step_metrics(tc, yc, r);
   // Closed forms for an underdamped second-order system.
   REQUIRE(model.overshoot == Approx(std::exp(-mjPI * l.zeta() / std::sqrt(1 - l.zeta() * l.zeta()))).epsilon(1e-4));
 
@@ -222,13 +190,13 @@ TEST_CASE("PID + dc_motor step response matches the discrete loop (eq 29) and th
       // of the step seen, 1 % allowed. RK4 is exact but for the step that ends on a sample instant, whose last
       // stage already sees the new held voltage: 0.1 % seen, 0.2 % allowed.
       CHECK(worst < (integ == "Euler" ? 1e-2 : 2e-3) * r);
-      const StepMetrics sim = metrics(t, q, r);
+      const StepMetrics sim = step_metrics(t, q, r);
       std::vector<double> tz, yz;
       for (size_t k = 0; k < y29.size(); ++k) {
         tz.push_back(k * T);
         yz.push_back(r * y29[k]);
       }
-      const StepMetrics disc = metrics(tz, yz, r);
+      const StepMetrics disc = step_metrics(tz, yz, r);
       WARN(integ << " T=1ms  rise sim " << sim.rise << " eq28 " << model.rise << " | overshoot sim " << sim.overshoot
                  << " eq29 " << disc.overshoot << " eq28 " << model.overshoot << " | settling sim " << sim.settling
                  << " eq28 " << model.settling);
@@ -244,7 +212,7 @@ TEST_CASE("PID + dc_motor step response matches the discrete loop (eq 29) and th
   SECTION("10 kHz sampling (T = timestep): MuJoCo's response has eq 28's rise, overshoot and settling") {
     std::vector<double> t, q;
     simulate_step(1e-4, Kp, r, duration, "RK4", &t, &q);
-    const StepMetrics sim = metrics(t, q, r);
+    const StepMetrics sim = step_metrics(t, q, r);
     WARN("T=0.1ms rise sim " << sim.rise << " eq28 " << model.rise << " | overshoot sim " << sim.overshoot << " eq28 "
                             << model.overshoot << " | settling sim " << sim.settling << " eq28 " << model.settling);
     // Hold delay T/2 = 0.05 ms against a rise time of ~11 ms: 1 % on the times, 0.5 points on the overshoot.

@@ -112,13 +112,7 @@ std::vector<double> trajectory(const mjModel* m, mjData* d, int n) {
 
 std::string attach_error(const std::string& xml) {
   register_probe_once();
-  auto m = load_xml_string(xml);
-  try {
-    auto host = Host::attach(m.get());
-    return "";
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
+  return mjhand_test::attach_error(xml);
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 #include "pid/pid.h"
 #include "test_util.h"
 
+using mjhand_test::attach_error;
+
 using namespace mjhand;
 using mjhand_test::load_xml_string;
 using mjhand_test::make_data;
@@ -32,16 +34,6 @@ std::string two_joints(const std::string& pid_data, const std::string& integrato
   <actuator><motor name="ma" joint="a" )" + motor_attrs + R"(/><motor name="mb" joint="b" )" + motor_attrs + R"(/></actuator>
   <custom>)" + (pid_data.empty() ? "" : R"(<text name="mjhand:pid" data=")" + pid_data + R"("/>)") +
          "</custom></mujoco>";
-}
-
-std::string attach_error(const std::string& xml) {
-  auto m = load_xml_string(xml);
-  try {
-    auto h = Host::attach(m.get());
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 mjtNum* pid_state(const Host& host, mjData* d) { return host.state(d, *host.find("pid")); }

@@ -11,6 +11,10 @@
 #include "dc_motor/dc_motor.h"
 #include "host/host.h"
 #include "test_util.h"
+
+using mjhand_test::attach_error;
+using mjhand_test::step_metrics;
+using mjhand_test::StepMetrics;
 #include "torque_control/torque_control.h"
 
 using namespace mjhand;
@@ -32,38 +36,6 @@ std::string with_press(const std::string& data) {
   const size_t b = xml.find("/>", a);
   xml.replace(a, b + 2 - a, "<text name=\"mjhand:press\" data=\"" + data + "\"/>");
   return xml;
-}
-
-std::string attach_error(const std::string& xml) {
-  auto m = load_xml_string(xml);
-  try {
-    auto h = Host::attach(m.get());
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-struct StepMetrics {
-  double rise, overshoot, settling;
-};
-// Rise 10-90 %, overshoot, and 2 % settling of a sampled step response toward `final`.
-StepMetrics metrics(const std::vector<double>& t, const std::vector<double>& y, double final) {
-  auto crossing = [&](double level) {
-    for (size_t i = 1; i < y.size(); ++i) {
-      if (y[i] >= level && y[i - 1] < level) return t[i - 1] + (level - y[i - 1]) / (y[i] - y[i - 1]) * (t[i] - t[i - 1]);
-    }
-    return std::nan("");
-  };
-  StepMetrics s{crossing(0.9 * final) - crossing(0.1 * final),
-                (*std::max_element(y.begin(), y.end()) - final) / final, 0};
-  for (size_t i = 1; i < y.size(); ++i) {
-    if (std::abs(y[i - 1] - final) > 0.02 * final && std::abs(y[i] - final) <= 0.02 * final) {
-      const double lvl = y[i - 1] > final ? 1.02 * final : 0.98 * final;
-      s.settling = t[i - 1] + (lvl - y[i - 1]) / (y[i] - y[i - 1]) * (t[i] - t[i - 1]);
-    }
-  }
-  return s;
 }
 
 }  // namespace
@@ -126,7 +98,8 @@ TEST_CASE("torque_control: fingertip force loop matches the derived eq 38; MuJoC
     tm.push_back(s);
     ym.push_back(dc * tau_r * (1 - std::exp(-zeta * wn * s) * (std::cos(wd * s) + zeta / std::sqrt(1 - zeta * zeta) * std::sin(wd * s))));
   }
-  const StepMetrics model = metrics(tm, ym, dc * tau_r), sim = metrics(t, tau, dc * tau_r);
+  const StepMetrics model = step_metrics(tm, ym, dc * tau_r);
+  const StepMetrics sim = step_metrics(t, tau, dc * tau_r);
   WARN("force loop: wn " << wn << " zeta " << zeta << " | rise sim " << sim.rise << " eq38 " << model.rise
                          << " | overshoot sim " << sim.overshoot << " eq38 " << model.overshoot << " | settling sim "
                          << sim.settling << " eq38 " << model.settling);

@@ -1,11 +1,15 @@
 #include "test_util.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <sys/wait.h>
+
+#include "host/host.h"
 #include <stdexcept>
 #include <unistd.h>
 
@@ -27,6 +31,34 @@ ModelPtr load_xml_string(const std::string& xml) {
     std::remove(name);
     throw;
   }
+}
+
+std::string attach_error(const std::string& xml) {
+  auto m = load_xml_string(xml);
+  try {
+    auto host = mjhand::Host::attach(m.get());
+  } catch (const mjhand::ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+StepMetrics step_metrics(const std::vector<double>& t, const std::vector<double>& y, double final) {
+  auto crossing = [&](double level) {
+    for (size_t i = 1; i < y.size(); ++i) {
+      if (y[i] >= level && y[i - 1] < level) return t[i - 1] + (level - y[i - 1]) / (y[i] - y[i - 1]) * (t[i] - t[i - 1]);
+    }
+    return std::nan("");
+  };
+  StepMetrics s{crossing(0.9 * final) - crossing(0.1 * final),
+                (*std::max_element(y.begin(), y.end()) - final) / final, 0};
+  for (size_t i = 1; i < y.size(); ++i) {
+    if (std::abs(y[i - 1] - final) > 0.02 * final && std::abs(y[i] - final) <= 0.02 * final) {
+      const double lvl = y[i - 1] > final ? 1.02 * final : 0.98 * final;
+      s.settling = t[i - 1] + (lvl - y[i - 1]) / (y[i] - y[i - 1]) * (t[i] - t[i - 1]);
+    }
+  }
+  return s;
 }
 
 #ifdef MJHAND_CLI

@@ -4,6 +4,7 @@
 #include <mujoco/mujoco.h>
 
 #include <string>
+#include <vector>
 
 #include "io/model_io.h"
 
@@ -21,6 +22,17 @@ inline ModelPtr load_xml_file(const std::string& path) { return mjhand::load_mod
 
 // Compiles an MJCF string (through a temporary file) or throws.
 ModelPtr load_xml_string(const std::string& xml);
+
+// Compiles `xml` and attaches an mjhand Host: the ConfigError message, or "" when the attach succeeds.
+std::string attach_error(const std::string& xml);
+
+// Step-response figures of a sampled response y(t) toward `final`.
+struct StepMetrics {
+  double rise;       // 10 % -> 90 % of the final value [s]
+  double overshoot;  // (peak - final) / final
+  double settling;   // last time the response enters the +-2 % band around the final value [s]
+};
+StepMetrics step_metrics(const std::vector<double>& t, const std::vector<double>& y, double final);
 
 // Exit status and combined stdout+stderr of the mjhand CLI run with `args` (a shell-quoted string).
 struct CliResult {

@@ -216,6 +216,27 @@ void resolve_joint_actuators(const mjModel* m, const Config& cfg, std::vector<in
   }
 }
 
+void output_limits(const mjModel* m, const Config& cfg, const std::vector<int>& actuators, std::vector<double>* u_min,
+                   std::vector<double>* u_max) {
+  const size_t n = actuators.size();
+  if (cfg.has("u_min") != cfg.has("u_max")) cfg.fail(cfg.has("u_min") ? "u_min" : "u_max", "give both u_min and u_max");
+  u_min->clear();
+  u_max->clear();
+  if (cfg.has("u_min")) {
+    *u_min = per_joint_values(cfg, "u_min", n, -mjMAXVAL, mjMAXVAL);
+    *u_max = per_joint_values(cfg, "u_max", n, -mjMAXVAL, mjMAXVAL);
+    for (size_t j = 0; j < n; ++j) {
+      if (!((*u_min)[j] < (*u_max)[j])) cfg.fail("u_max", "must be above u_min");
+    }
+    return;
+  }
+  for (int a : actuators) {
+    const bool lim = m->actuator_ctrllimited[a];
+    u_min->push_back(lim ? m->actuator_ctrlrange[2 * a] : -kInf);
+    u_max->push_back(lim ? m->actuator_ctrlrange[2 * a + 1] : kInf);
+  }
+}
+
 std::vector<double> per_joint_values(const Config& cfg, const std::string& key, size_t count, double lo, double hi) {
   std::vector<double> v = cfg.get_doubles(key);
   if (v.size() == 1) v.assign(count, v[0]);
@@ -249,20 +270,7 @@ std::unique_ptr<Plugin> make_pid_plugin(const mjModel* m, const Config& cfg) {
                      ? PidController::Derivative::kError
                      : PidController::Derivative::kMeasurement;
   // Saturation: the keys, else the actuator's ctrlrange when it has one (so anti-windup knows the real limit).
-  if (cfg.has("u_min") != cfg.has("u_max")) cfg.fail(cfg.has("u_min") ? "u_min" : "u_max", "give both u_min and u_max");
-  if (cfg.has("u_min")) {
-    o.u_min = per_joint_values(cfg, "u_min", n, -mjMAXVAL, mjMAXVAL);
-    o.u_max = per_joint_values(cfg, "u_max", n, -mjMAXVAL, mjMAXVAL);
-    for (size_t j = 0; j < n; ++j) {
-      if (!(o.u_min[j] < o.u_max[j])) cfg.fail("u_max", "must be above u_min");
-    }
-  } else {
-    for (int a : o.actuators) {
-      const bool lim = m->actuator_ctrllimited[a];
-      o.u_min.push_back(lim ? m->actuator_ctrlrange[2 * a] : -kInf);
-      o.u_max.push_back(lim ? m->actuator_ctrlrange[2 * a + 1] : kInf);
-    }
-  }
+  output_limits(m, cfg, o.actuators, &o.u_min, &o.u_max);
   o.dac_bits = cfg.get_int_or("dac_bits", 0, 0, 32);
   if (o.dac_bits > 0) {
     for (size_t j = 0; j < n; ++j) {

@@ -109,20 +109,7 @@ std::unique_ptr<Plugin> make_torque_control_plugin(const mjModel* m, const Confi
   }
   o.kps = per_joint_values(cfg, "kps", n, 0, mjMAXVAL);
   o.torque_ref = per_joint_values(cfg, "torque_ref", n, -mjMAXVAL, mjMAXVAL);
-  if (cfg.has("u_min") != cfg.has("u_max")) cfg.fail(cfg.has("u_min") ? "u_min" : "u_max", "give both u_min and u_max");
-  if (cfg.has("u_min")) {
-    o.u_min = per_joint_values(cfg, "u_min", n, -mjMAXVAL, mjMAXVAL);
-    o.u_max = per_joint_values(cfg, "u_max", n, -mjMAXVAL, mjMAXVAL);
-    for (size_t j = 0; j < n; ++j) {
-      if (!(o.u_min[j] < o.u_max[j])) cfg.fail("u_max", "must be above u_min");
-    }
-  } else {
-    for (int a : o.actuators) {
-      const bool lim = m->actuator_ctrllimited[a];
-      o.u_min.push_back(lim ? m->actuator_ctrlrange[2 * a] : -kInf);
-      o.u_max.push_back(lim ? m->actuator_ctrlrange[2 * a + 1] : kInf);
-    }
-  }
+  output_limits(m, cfg, o.actuators, &o.u_min, &o.u_max);
   o.fault_ctrl = cfg.get_double_or("fault_ctrl", 0.0);
   return std::make_unique<ControllerPlugin<TorqueController>>(std::move(o));
 }
