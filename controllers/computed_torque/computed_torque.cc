@@ -17,6 +17,13 @@ namespace mjhand {
 // ---- user dynamic models ----------------------------------------------------------------------------------------
 
 namespace {
+// The pipeline stages that M (mj_crb) and the bias forces (mj_rne, which needs cvel) depend on.
+void rerun_mass_and_bias_stages(const mjModel* m, mjData* d) {
+  mj_kinematics(m, d);
+  mj_comPos(m, d);
+  mj_crb(m, d);
+  mj_comVel(m, d);
+}
 
 std::mutex& model_mutex() {
   static std::mutex mu;
@@ -125,10 +132,7 @@ void ComputedTorqueController::mujoco_terms_at(const mjModel* m, mjData* d, cons
   }
   // Only the stages M and bias depend on are rerun; rerunning them on the restored state reproduces their outputs
   // bitwise, and the stages not rerun (tendons, transmission, contacts) are never touched.
-  mj_kinematics(m, d);
-  mj_comPos(m, d);
-  mj_crb(m, d);
-  mj_comVel(m, d);
+  rerun_mass_and_bias_stages(m, d);
   mjMARKSTACK;
   mjtNum* bias = mj_stackAlloc(d, m->nv);
   mj_rne(m, d, 0, bias);
@@ -141,10 +145,7 @@ void ComputedTorqueController::mujoco_terms_at(const mjModel* m, mjData* d, cons
     d->qpos[qpos_adr_[i]] = saved_q[i];
     d->qvel[dof_adr_[i]] = saved_v[i];
   }
-  mj_kinematics(m, d);
-  mj_comPos(m, d);
-  mj_crb(m, d);
-  mj_comVel(m, d);
+  rerun_mass_and_bias_stages(m, d);
 }
 
 bool ComputedTorqueController::law(const mjModel* m, mjData* d, const double* u, double* tau, int* why) const {

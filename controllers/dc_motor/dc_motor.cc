@@ -23,12 +23,6 @@ class DcMotorPlugin : public Plugin {
   double gain_, damping_;
 };
 
-std::string fmt(double x) {
-  std::ostringstream s;
-  s.precision(10);
-  s << x;
-  return s.str();
-}
 }  // namespace
 
 std::unique_ptr<Plugin> make_dc_motor_plugin(const mjModel* m, const Config& cfg) {
@@ -61,9 +55,9 @@ std::unique_ptr<Plugin> make_dc_motor_plugin(const mjModel* m, const Config& cfg
     const double arm = m->dof_armature[m->jnt_dofadr[j]];
     const double want = p.armature();
     if (check_armature && std::abs(arm - want) > 1e-6 * want + 1e-15) {
-      cfg.fail("actuators", "joint " + object_label(m, mjOBJ_JOINT, j) + " has armature " + fmt(arm) +
-                                "; the motor's reflected inertia (Ja + Jm) / n^2 is " + fmt(want) +
-                                ": set armature=\"" + fmt(want) + "\" (or check_armature=false)");
+      cfg.fail("actuators", "joint " + object_label(m, mjOBJ_JOINT, j) + " has armature " + format_value(arm) +
+                                "; the motor's reflected inertia (Ja + Jm) / n^2 is " + format_value(want) +
+                                ": set armature=\"" + format_value(want) + "\" (or check_armature=false)");
     }
   }
   return std::make_unique<DcMotorPlugin>(p, acts);

@@ -14,13 +14,6 @@ namespace mjhand {
 
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-std::string fmt(double x) {
-  std::ostringstream s;
-  s.precision(10);
-  s << x;
-  return s.str();
-}
 }  // namespace
 
 double sensor_stiffness(double alpha, double beta, double chi) {
@@ -87,8 +80,8 @@ std::unique_ptr<Plugin> make_torque_control_plugin(const mjModel* m, const Confi
     const double chi = cfg.get_double("chi", 1e-12, 1e12);
     const double k = sensor_stiffness(a, b, chi);
     if (!std::isfinite(k)) {
-      cfg.fail("alpha_deg", "eqs 31-32 give no positive finite stiffness for alpha_deg=" + fmt(a * 180 / mjPI) +
-                                ", beta_deg=" + fmt(b * 180 / mjPI));
+      cfg.fail("alpha_deg", "eqs 31-32 give no positive finite stiffness for alpha_deg=" + format_value(a * 180 / mjPI) +
+                                ", beta_deg=" + format_value(b * 180 / mjPI));
     }
     o.k_theta.assign(n, k);
   } else {
@@ -102,9 +95,9 @@ std::unique_ptr<Plugin> make_torque_control_plugin(const mjModel* m, const Confi
     // MuJoCo applies the sensor's elasticity through the joint stiffness, so it must be the sensor's k_theta.
     const double k = m->jnt_stiffness[jn];
     if (std::abs(k - o.k_theta[j]) > 1e-6 * o.k_theta[j]) {
-      cfg.fail("sensor_joints", "joint " + object_label(m, mjOBJ_JOINT, jn) + " has stiffness " + fmt(k) +
-                                    "; the torque sensor's k_theta is " + fmt(o.k_theta[j]) + ": set stiffness=\"" +
-                                    fmt(o.k_theta[j]) + "\"");
+      cfg.fail("sensor_joints", "joint " + object_label(m, mjOBJ_JOINT, jn) + " has stiffness " + format_value(k) +
+                                    "; the torque sensor's k_theta is " + format_value(o.k_theta[j]) + ": set stiffness=\"" +
+                                    format_value(o.k_theta[j]) + "\"");
     }
   }
   o.kps = per_joint_values(cfg, "kps", n, 0, mjMAXVAL);

@@ -216,6 +216,13 @@ const char* object_type_name(mjtObj type) {
   }
 }
 
+std::string format_value(double v) {
+  std::ostringstream os;
+  os.precision(10);
+  os << v;
+  return os.str();
+}
+
 std::string object_label(const mjModel* m, mjtObj type, int id) {
   const char* n = mj_id2name(m, type, id);
   return n && *n ? quoted(n) : "#" + std::to_string(id);
