@@ -270,3 +270,35 @@ TEST_CASE("computed torque: the feed-forward law and via-point paths track on th
     CHECK(worst == 0.0);
   }
 }
+
+TEST_CASE("feed-forward evaluates MuJoCo's model elsewhere yet acts on the simulation only through ctrl",
+          "[controllers]") {
+  // A free, tumbling body next to the finger: 2.2.2's mj_kinematics renormalises its quaternion in qpos in place,
+  // so an evaluation at the desired state that forgot to restore all of qpos would change the physics slightly.
+  std::string xml = finger_xml("type=computed_torque law=feedforward joints=ct_j1,ct_j2,ct_j3 trajectory=quintic "
+                               "q1=0.3,1.2,1.0 T=1 start=0.1");
+  xml.insert(xml.find("</worldbody>"),
+             "<body name=\"free\" pos=\"0.3 0 0\"><freejoint/><geom type=\"box\" size=\"0.01 0.02 0.03\" "
+             "contype=\"0\" conaffinity=\"0\"/></body>");
+  auto m = load_xml_string(xml);
+  auto host = Host::attach(m.get());
+  auto d = make_data(m.get());
+  auto replay_model = load_xml_string(xml);  // no host attached: nothing but ctrl drives it
+  auto r = make_data(replay_model.get());
+  const int qfree = m->jnt_qposadr[mj_name2id(m.get(), mjOBJ_JOINT, "ct_j3") + 1];
+  for (auto* data : {d.get(), r.get()}) {
+    data->qvel[m->nv - 3] = 3.0;  // tumble about all three axes so the quaternion keeps changing
+    data->qvel[m->nv - 2] = -2.0;
+    data->qvel[m->nv - 1] = 1.0;
+  }
+  bool identical = true;
+  for (int k = 0; k < 500; ++k) {
+    mj_step1(m.get(), d.get());
+    std::copy(d->ctrl, d->ctrl + m->nu, r->ctrl);
+    mj_step2(m.get(), d.get());
+    mj_step(replay_model.get(), r.get());
+    for (int i = 0; i < m->nq; ++i) identical = identical && d->qpos[i] == r->qpos[i];
+  }
+  CHECK(identical);
+  CHECK(std::abs(d->qpos[qfree + 3] - 1.0) > 0.1);  // it really tumbled
+}

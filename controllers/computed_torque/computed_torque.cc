@@ -143,22 +143,23 @@ void ComputedTorqueController::mujoco_terms(const mjModel* m, const mjData* d, d
 void ComputedTorqueController::mujoco_terms_at(const mjModel* m, mjData* d, const double* q, const double* qd,
                                                double* M, double* h) const {
   const int n = static_cast<int>(dof_adr_.size());
-  double saved_q[kMaxJoints], saved_v[kMaxJoints];
-  for (int i = 0; i < n; ++i) {
-    saved_q[i] = d->qpos[qpos_adr_[i]];
-    saved_v[i] = d->qvel[dof_adr_[i]];
-    d->qpos[qpos_adr_[i]] = q[i];
-    d->qvel[dof_adr_[i]] = qd[i];
-  }
   // Only the stages M and bias depend on are rerun, after saving what they overwrite on the mjData stack; the
-  // stages not rerun (tendons, transmission, contacts) are never touched.
+  // stages not rerun (tendons, transmission, contacts) are never touched. All of qpos is saved because 2.2.2's
+  // mj_kinematics normalises every free/ball quaternion in qpos in place (renormalising is not bitwise idempotent).
   mjMARKSTACK;
-  StageArray arrays[18];
-  const int count = stage_outputs(m, d, arrays);
-  mjtNum* saved[18];
+  StageArray arrays[19];
+  int count = stage_outputs(m, d, arrays);
+  arrays[count++] = {d->qpos, m->nq};
+  mjtNum* saved[19];
   for (int k = 0; k < count; ++k) {
     saved[k] = mj_stackAlloc(d, arrays[k].size);
     std::copy(arrays[k].data, arrays[k].data + arrays[k].size, saved[k]);
+  }
+  double saved_v[kMaxJoints];
+  for (int i = 0; i < n; ++i) {
+    saved_v[i] = d->qvel[dof_adr_[i]];
+    d->qpos[qpos_adr_[i]] = q[i];
+    d->qvel[dof_adr_[i]] = qd[i];
   }
   rerun_mass_and_bias_stages(m, d);
   mjtNum* bias = mj_stackAlloc(d, m->nv);
@@ -168,11 +169,8 @@ void ComputedTorqueController::mujoco_terms_at(const mjModel* m, mjData* d, cons
     h[a] = bias[dof_adr_[a]];
   }
   for (int k = 0; k < count; ++k) std::copy(saved[k], saved[k] + arrays[k].size, arrays[k].data);
+  for (int i = 0; i < n; ++i) d->qvel[dof_adr_[i]] = saved_v[i];
   mjFREESTACK;
-  for (int i = 0; i < n; ++i) {
-    d->qpos[qpos_adr_[i]] = saved_q[i];
-    d->qvel[dof_adr_[i]] = saved_v[i];
-  }
 }
 
 bool ComputedTorqueController::law(const mjModel* m, mjData* d, const double* u, double* tau, int* why) const {
