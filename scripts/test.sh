@@ -9,6 +9,7 @@ jobs="$(nproc)"
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
+scripts/check-test-registration.sh build
 (cd build && ctest --output-on-failure -j"$jobs")
 
 if [ "${MJHAND_SKIP_SANITIZE:-0}" != "1" ]; then

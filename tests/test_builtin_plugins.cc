@@ -140,7 +140,7 @@ std::string posture_xml(const char* integrator) {
 double posture_setpoint(double t) { return t <= 0.05 ? 0.0 : 0.5 * (1 - std::exp(-(t - 0.05) / 0.1)); }
 }  // namespace
 
-TEST_CASE("posture: plain class and plugin give the same ctrl; the response is first order", "[plugins]") {
+TEST_CASE("posture: plain class and plugin give the same ctrl, the response is first order", "[plugins]") {
   auto m = load_xml_string(posture_xml("Euler"));
   PostureController::Options o;
   o.actuators = {0};

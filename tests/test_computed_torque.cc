@@ -129,7 +129,7 @@ TEST_CASE("the torque the controller writes equals M a* + bias - passive recompu
   }
 }
 
-TEST_CASE("computed torque: plain class in a user loop equals the plugin; repeated calls change nothing",
+TEST_CASE("computed torque: plain class in a user loop equals the plugin, repeated calls change nothing",
           "[controllers]") {
   const std::string xml = finger_xml(kQuintic, "<option timestep=\"0.001\"/>");
   auto m = load_xml_string(xml);

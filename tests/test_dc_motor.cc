@@ -114,7 +114,7 @@ void simulate_step(double period, double Kp, double r, double duration, const st
 
 }  // namespace
 
-TEST_CASE("dc_motor: MuJoCo's actuator_force and qfrc_actuator are the motor equation; inertia maps to armature",
+TEST_CASE("dc_motor: MuJoCo's actuator_force and qfrc_actuator are the motor equation, inertia maps to armature",
           "[controllers]") {
   auto m = load_xml_string(joint_xml(""));
   auto host = Host::attach(m.get());

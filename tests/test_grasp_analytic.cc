@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "grasp/contact_frames.h"
@@ -50,7 +51,7 @@ std::vector<Contact> orthogonal_pinches(double a, double b) {
 }
 }  // namespace
 
-TEST_CASE("eq 2 frames are right-handed with n into the object; vertical normals use the documented fallback", "[grasp]") {
+TEST_CASE("eq 2 frames are right-handed with n into the object, vertical normals use the documented fallback", "[grasp]") {
   const Eigen::Vector3d p(0.1, -0.2, 0.3);
   const Eigen::Vector3d c = p + 0.05 * Eigen::Vector3d(0.6, 0.0, 0.8);
   const Contact k = analytic_contact(c, p - c);
@@ -168,7 +169,7 @@ TEST_CASE("epsilon of the orthogonal-pinch grasp equals the hand-derived 1/sqrt 
   CHECK(o.signed_margin <= 0.0);
 }
 
-TEST_CASE("min-norm and optimal forces balance the wrench; optimal ones lie in the cones", "[grasp]") {
+TEST_CASE("min-norm and optimal forces balance the wrench, optimal ones lie in the cones", "[grasp]") {
   const double R = 0.05, mu = 0.5, weight = 0.2 * 9.81;
   const auto c = equilateral(R, mu);
   const Eigen::MatrixXd G = grasp_matrix(c, Eigen::Vector3d::Zero());
@@ -215,6 +216,33 @@ TEST_CASE("min-norm and optimal forces balance the wrench; optimal ones lie in t
   const ForceDistribution s = optimal_forces(soft, grasp_matrix(soft, Eigen::Vector3d::Zero()), twist);
   REQUIRE(s.ok());
   CHECK(in_friction_cones(soft, s.lambda, 1e-9));
+}
+
+TEST_CASE("optimal forces are not thrown off by round-off entries in G", "[grasp]") {
+  // G from rotated contact frames has ~1e-18 where exact zeros belong; GLPK's automatic scaling used to turn such
+  // entries into "infeasible" for a force-closure grasp (found by mjhand analyze on the e_GRASP scene).
+  const auto c = equilateral(0.05, 0.5);
+  const Eigen::MatrixXd G = grasp_matrix(c, Eigen::Vector3d::Zero());
+  Eigen::MatrixXd noisy = G;
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> tiny(-3e-18, 3e-18);
+  for (int r = 0; r < noisy.rows(); ++r) {
+    for (int k = 0; k < noisy.cols(); ++k) {
+      if (noisy(r, k) == 0.0) noisy(r, k) = tiny(rng);
+    }
+  }
+  for (int axis = 0; axis < 6; ++axis) {
+    Wrench W = Wrench::Zero();
+    W(axis) = axis < 3 ? -2.0 : 0.01;  // single-axis wrenches were reported unbounded
+    ForceOptimizationOptions opt;
+    opt.min_normal_force = 0.5;
+    const ForceDistribution clean = optimal_forces(c, G, W, opt), rough = optimal_forces(c, noisy, W, opt);
+    INFO("axis " << axis);
+    REQUIRE(clean.ok());
+    REQUIRE(rough.ok());
+    CHECK(rough.total_normal_force == Approx(clean.total_normal_force).epsilon(1e-9));
+    CHECK(rough.wrench_residual < 1e-9);
+  }
 }
 
 TEST_CASE("degenerate grasps get clear answers, never NaN", "[grasp]") {

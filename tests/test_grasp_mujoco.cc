@@ -176,7 +176,7 @@ TEST_CASE("J_H from mj_jac equals finite differences of the contact points, bloc
   CHECK(std::isfinite(q.uniformity_HO));
 }
 
-TEST_CASE("contacts on a body of no finger are reported, not analysed; a fixed object has no twist", "[grasp]") {
+TEST_CASE("contacts on a body of no finger are reported, not analysed, a fixed object has no twist", "[grasp]") {
   auto m = load_xml_string(four_finger_xml(1e-4, false, 3));
   auto d = make_data(m.get());
   mj_forward(m.get(), d.get());

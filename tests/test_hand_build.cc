@@ -60,7 +60,7 @@ std::string build_error(const std::string& yaml) {
 TEST_CASE("build_hand_model sizes nuserdata for the plugins, and the result attaches", "[hand]") {
   const HandSpec spec = parse_hand_spec(plugged(), "case.yaml");
   REQUIRE(spec.nuserdata == 0);
-  const HandModel built = build_hand_model(spec);
+  const BuiltHand built = build_hand_model(spec);
   const int needed = required_userdata(built.model.get());
   REQUIRE(needed > 0);
   CHECK(built.nuserdata == needed);
@@ -72,13 +72,13 @@ TEST_CASE("build_hand_model sizes nuserdata for the plugins, and the result atta
   CHECK(Host::attach(m.get())->instances().size() == 1);
 
   // A larger nuserdata asked for is kept (the program may use entries after mjhand's).
-  const HandModel roomy = build_hand_model(parse_hand_spec(plugged() + "nuserdata: 50\n", "case.yaml"));
+  const BuiltHand roomy = build_hand_model(parse_hand_spec(plugged() + "nuserdata: 50\n", "case.yaml"));
   CHECK(roomy.model->nuserdata == 50);
 }
 
 TEST_CASE("build_hand_model without plugins writes exactly write_mjcf's text", "[hand]") {
   const HandSpec spec = load_hand_spec(mjhand_test::source_path("models/egrasp_hand.yaml"));
-  const HandModel built = build_hand_model(spec);
+  const BuiltHand built = build_hand_model(spec);
   CHECK(built.xml == write_mjcf(spec, "egrasp_hand.yaml"));
   CHECK(built.nuserdata == 0);
   CHECK(built.model->nq == 12);

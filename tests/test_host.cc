@@ -245,7 +245,7 @@ mjtNum user_dyn(const mjModel*, const mjData*, int) {
 }
 }  // namespace
 
-TEST_CASE("every pre-installed callback keeps running; user actuators mjhand does not own stay the user's",
+TEST_CASE("every pre-installed callback keeps running, user actuators mjhand does not own stay the user's",
           "[host]") {
   register_probe_once();
   // u1 is owned by the probe; u2 (also user gain/bias/dyn) is not, so it must go to the user's callbacks.
@@ -286,7 +286,7 @@ TEST_CASE("every pre-installed callback keeps running; user actuators mjhand doe
   mjcb_act_dyn = nullptr;
 }
 
-TEST_CASE("a callback replaced after attach is reported at the next attach; detach and re-attach work", "[host]") {
+TEST_CASE("a callback replaced after attach is reported at the next attach, detach and re-attach work", "[host]") {
   register_probe_once();
   auto ma = load_xml_string(probe_model(0.6));
   auto mb = load_xml_string(probe_model(-0.2));
@@ -427,7 +427,7 @@ TEST_CASE("malformed configurations fail with a message naming instance, key and
   }
 }
 
-TEST_CASE("errors name the MJCF line when the file is known; a model attaches only once", "[host]") {
+TEST_CASE("errors name the MJCF line when the file is known, a model attaches only once", "[host]") {
   // A comment naming the instance first: the line must be that of the declaration, not of the comment.
   const std::string xml = arm_xml("\n<!-- name=\"mjhand:p\" is the posture below -->\n" +
                                   text("p", "type=posture actuators=a1 target=0 bogus=1"));

@@ -59,7 +59,7 @@ RunResult run_cycle(const std::string& errors, double seconds) {
 
 }  // namespace
 
-TEST_CASE("model-error draws are reproducible, seeded per instance, uniform in [-1, 1)", "[controllers]") {
+TEST_CASE("model-error draws are reproducible, seeded per instance, uniform in -1 to 1", "[controllers]") {
   ModelErrorLevels lv;
   lv.torque = 0.05;
   const ModelErrors a(lv, 7, "ct", 1e-3, ErrorHold::kSample), b(lv, 7, "ct", 1e-3, ErrorHold::kSample);

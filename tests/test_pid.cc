@@ -61,7 +61,7 @@ TEST_CASE("pid: output is held between samples and changes only on the sample gr
   REQUIRE(d->qpos[1] == Approx(-0.2).margin(0.02));
 }
 
-TEST_CASE("pid: integral is eq 25's sum; RK4's four callbacks and extra mj_forward do not integrate twice",
+TEST_CASE("pid: integral is eq 25's sum, RK4's four callbacks and extra mj_forward do not integrate twice",
           "[controllers]") {
   for (const std::string integ : {"Euler", "RK4"}) {
     // Error on joint a is constant 0.5 (a does not move: the output drives b).

@@ -53,7 +53,7 @@ TEST_CASE("torque sensor stiffness from eqs 31-32", "[controllers]") {
                Catch::Contains("alpha_deg"));
 }
 
-TEST_CASE("torque_control: fingertip force loop matches the derived eq 38; MuJoCo's spring is the sensor torque",
+TEST_CASE("torque_control: fingertip force loop matches the derived eq 38, MuJoCo's spring is the sensor torque",
           "[controllers]") {
   auto m = load_xml_file(source_path("models/torque_fingertip.xml"));
   auto host = Host::attach(m.get());
@@ -108,7 +108,7 @@ TEST_CASE("torque_control: fingertip force loop matches the derived eq 38; MuJoC
   CHECK(sim.settling == Approx(model.settling).epsilon(0.05));
 }
 
-TEST_CASE("torque_control: plain class equals the plugin; NaN reference latches a fault with ctrl at fault_ctrl",
+TEST_CASE("torque_control: plain class equals the plugin, NaN reference latches a fault with ctrl at fault_ctrl",
           "[controllers]") {
   auto m = load_xml_file(source_path("models/torque_fingertip.xml"));
   auto host = Host::attach(m.get());

@@ -43,7 +43,7 @@ int cmd_make_hand(const Args& args) {
   const std::string out_path = reader.get("--output", "");
 
   const HandSpec spec = load_hand_spec(spec_path);
-  HandModel built;
+  BuiltHand built;
   try {
     built = build_hand_model(spec);
   } catch (const ModelRejectedError& e) {

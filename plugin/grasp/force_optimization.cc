@@ -70,11 +70,14 @@ ForceDistribution optimal_forces(const std::vector<Contact>& contacts, const Eig
     ja.push_back(col + 1);
     ar.push_back(v);
   };
-  // Rows 1-6: G lambda = -W.
+  // Rows 1-6: G lambda = -W. Round-off entries of G (~1e-18 where an exact 0 belongs, e.g. from rotating a
+  // contact frame) are dropped: GLPK's automatic scaling equilibrates rows and columns by their extreme entries,
+  // and such entries made it report force-closure grasps as infeasible or unbounded.
+  const double drop = 1e-12 * G.cwiseAbs().maxCoeff();
   glp_add_rows(lp.get(), 6);
   for (int r = 0; r < 6; ++r) {
     glp_set_row_bnds(lp.get(), r + 1, GLP_FX, -W(r), -W(r));
-    for (int c = 0; c < m; ++c) add(r + 1, c, G(r, c));
+    for (int c = 0; c < m; ++c) add(r + 1, c, std::abs(G(r, c)) > drop ? G(r, c) : 0.0);
   }
   const double cos_half = std::cos(M_PI / opt.cone_edges);
   int col = 0;

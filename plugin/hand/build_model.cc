@@ -81,12 +81,12 @@ void erase_all(std::string& text, const std::string& part) {
 }
 }  // namespace
 
-HandModel build_hand_model(const HandSpec& description) {
+BuiltHand build_hand_model(const HandSpec& description) {
   HandSpec spec = description;
   const std::string comment_name =
       spec.source_name.empty() ? "a HandSpec built in code" : base_name(spec.source_name);
   const std::string vfs_name = spec.name + ".xml";
-  HandModel out;
+  BuiltHand out;
   out.xml = write_mjcf(spec, comment_name);
   out.model = compile(out.xml, vfs_name);
   try {

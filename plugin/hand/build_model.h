@@ -19,7 +19,9 @@ class ModelRejectedError : public std::runtime_error {
   std::string xml;
 };
 
-struct HandModel {
+// A hand description built into MJCF and compiled (not grasp/contact_frames.h's HandModel, which describes
+// the hand of a grasp).
+struct BuiltHand {
   std::string xml;  // the model file's contents
   ModelPtr model;   // xml compiled by MuJoCo (no Host attached)
   int nuserdata = 0;  // what <size nuserdata> ended up as: spec.nuserdata, or the plugins' need when that was 0
@@ -30,6 +32,6 @@ struct HandModel {
 // Throws ModelRejectedError when MuJoCo rejects the MJCF, and SpecError citing spec.source_name, the YAML line and the
 // field for problems only the compiled model reveals: a plugin instance the host rejects
 // ("plugins[i].config.KEY: <host message>"), an nuserdata below the plugins' need, a need above kMaxNuserdata.
-HandModel build_hand_model(const HandSpec& spec);
+BuiltHand build_hand_model(const HandSpec& spec);
 
 }  // namespace mjhand

@@ -73,7 +73,32 @@ LinkSpec parse_link(const Field& f, double default_radius, double default_mass) 
   const Field radius = map.optional("radius");
   link.radius = present(radius) ? read_positive(radius) : default_radius;
   const Field mass = map.optional("mass");
-  link.mass = present(mass) ? read_positive(mass) : default_mass;
+  const Field inertial = map.optional("inertial");
+  if (present(inertial)) {
+    if (present(mass)) mass.fail("this link has an inertial: give its mass there, not next to it");
+    MapReader in(inertial);
+    link.inertial.pos = read_vec3(in.required("pos"));
+    link.mass = read_positive(in.required("mass"));
+    const Field diag = in.required("diaginertia");
+    link.inertial.diaginertia = read_vec3(diag);
+    const Eigen::Vector3d& I = link.inertial.diaginertia;
+    for (int i = 0; i < 3; ++i) {
+      if (!(I[i] > 0)) diag.item(i).fail("must be positive, got " + diag.item(i).shown());
+    }
+    for (int i = 0; i < 3; ++i) {
+      if (I[i] > I[(i + 1) % 3] + I[(i + 2) % 3]) {
+        diag.fail("no rigid body has these principal moments: each must be at most the sum of the other two");
+      }
+    }
+    in.finish();
+    link.has_inertial = true;
+  } else if (present(mass)) {
+    link.mass = read_positive(mass);
+  } else if (default_mass > 0) {
+    link.mass = default_mass;
+  } else {
+    f.fail("this link has no mass: give it a mass or an inertial, or give the finger a link_mass");
+  }
   const Field zero = map.optional("allow_zero_length");
   if (present(zero)) link.allow_zero_length = read_bool(zero);
   map.finish();
@@ -90,7 +115,8 @@ FingerSpec parse_finger(const Field& f, DHConvention conv) {
     base.finish();
   }
   const double radius = read_positive(map.required("link_radius"));
-  const double mass = read_positive(map.required("link_mass"));
+  const Field link_mass = map.optional("link_mass");  // optional when every row has its own mass or inertial
+  const double mass = present(link_mass) ? read_positive(link_mass) : 0.0;
   const Field tool = map.optional("tool");
   if (present(tool)) {
     MapReader t(tool);
@@ -243,6 +269,101 @@ PluginSpec parse_plugin(const Field& f) {
   return p;
 }
 
+// The value of key `key` of a mapping field, as a Field that reports at the key (for "no such finger/joint").
+Field key_field(const Field& map_field, const YAML::Node& key) {
+  return Field{map_field.file, key, map_field.path + "." + key.Scalar(), key.Mark()};
+}
+
+KeyframeSpec parse_keyframe(const Field& f, const HandSpec& spec) {
+  MapReader map(f);
+  KeyframeSpec key;
+  key.name = read_identifier(map.required("name"));
+  std::vector<const LinkSpec*> links;  // every finger joint in spec order, the order of key.qpos
+  std::vector<std::string> names;
+  std::map<std::string, std::size_t> index;
+  for (const FingerSpec& finger : spec.fingers) {
+    for (std::size_t k = 0; k < finger.links.size(); ++k) {
+      index[joint_name(finger.name, static_cast<int>(k))] = links.size();
+      names.push_back(joint_name(finger.name, static_cast<int>(k)));
+      links.push_back(&finger.links[k]);
+    }
+  }
+  key.qpos.assign(links.size(), 0.0);
+  // Where each value was given, for range errors. Kept as path + mark, not as Field: assigning a Field assigns its
+  // YAML::Node, which in yaml-cpp rewrites the document node it refers to.
+  std::vector<std::pair<std::string, YAML::Mark>> source(links.size(), {f.path, f.mark});
+  std::vector<bool> explicitly(links.size(), false);  // named by fingers_deg, joints_deg or joints
+  const auto set = [&](std::size_t i, double v, const Field& where) {
+    if (explicitly[i]) where.fail("joint " + names[i] + " is given twice in this keyframe");
+    explicitly[i] = true;
+    key.qpos[i] = v;
+    source[i] = {where.path, where.mark};
+  };
+  const Field def = map.optional("default_deg");
+  if (present(def)) {
+    const double v = read_number(def) * kDeg;
+    for (std::size_t i = 0; i < links.size(); ++i) {
+      if (links[i]->dh.kind == JointKind::kRevolute) {
+        key.qpos[i] = v;
+        source[i] = {def.path, def.mark};
+      }
+    }
+  }
+  const Field fingers = map.optional("fingers_deg");
+  if (present(fingers)) {
+    MapReader fm(fingers);
+    for (auto it = fingers.node.begin(); it != fingers.node.end(); ++it) {
+      const std::string name = it->first.Scalar();
+      const Field values = fm.required(name);
+      const FingerSpec* finger = nullptr;
+      for (const FingerSpec& candidate : spec.fingers) {
+        if (candidate.name == name) finger = &candidate;
+      }
+      if (!finger) key_field(fingers, it->first).fail("no finger named \"" + name + "\"");
+      const std::vector<double> v = read_numbers(values, finger->links.size());
+      for (std::size_t k = 0; k < v.size(); ++k) {
+        const std::size_t i = index.at(joint_name(name, static_cast<int>(k)));
+        if (links[i]->dh.kind != JointKind::kRevolute) {
+          values.item(k).fail("joint " + names[i] + " is prismatic: give it in metres under joints");
+        }
+        set(i, v[k] * kDeg, values.item(k));
+      }
+    }
+    fm.finish();
+  }
+  for (const bool angular : {true, false}) {
+    const Field joints = map.optional(angular ? "joints_deg" : "joints");
+    if (!present(joints)) continue;
+    MapReader jm(joints);
+    for (auto it = joints.node.begin(); it != joints.node.end(); ++it) {
+      const std::string name = it->first.Scalar();
+      const Field value = jm.required(name);
+      const auto found = index.find(name);
+      if (found == index.end()) {
+        key_field(joints, it->first).fail("no joint named \"" + name + "\" (joints are <finger>_j<k>, k from 1)");
+      }
+      const bool revolute = links[found->second]->dh.kind == JointKind::kRevolute;
+      if (angular && !revolute) value.fail("joint " + name + " is prismatic: give it in metres under joints");
+      if (!angular && revolute) value.fail("joint " + name + " is revolute: give it in degrees under joints_deg");
+      set(found->second, read_number(value) * (angular ? kDeg : 1.0), value);
+    }
+    jm.finish();
+  }
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const DHLink& dh = links[i]->dh;
+    if (key.qpos[i] < dh.lower - 1e-12 || key.qpos[i] > dh.upper + 1e-12) {
+      const bool revolute = dh.kind == JointKind::kRevolute;
+      const double s = revolute ? kDeg : 1.0;
+      std::ostringstream msg;
+      msg << "joint " << names[i] << " at " << key.qpos[i] / s << (revolute ? " deg" : " m") << " lies outside its range ["
+          << dh.lower / s << ", " << dh.upper / s << "]";
+      Field{f.file, YAML::Node(), source[i].first, source[i].second}.fail(msg.str());
+    }
+  }
+  map.finish();
+  return key;
+}
+
 HandSpec parse_root(const Field& root) {
   MapReader map(root);
   HandSpec spec;
@@ -289,6 +410,17 @@ HandSpec parse_root(const Field& root) {
       if (!pnames.insert(spec.plugins.back().name).second) {
         MapReader m(item);
         m.required("name").fail("duplicate plugin instance name \"" + spec.plugins.back().name + "\"");
+      }
+    }
+  }
+  const Field keyframes = map.optional("keyframes");
+  if (present(keyframes)) {
+    std::set<std::string> knames;
+    for (const Field& item : read_sequence(keyframes)) {
+      spec.keyframes.push_back(parse_keyframe(item, spec));
+      if (!knames.insert(spec.keyframes.back().name).second) {
+        MapReader m(item);
+        m.required("name").fail("duplicate keyframe name \"" + spec.keyframes.back().name + "\"");
       }
     }
   }

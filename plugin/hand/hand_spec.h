@@ -24,11 +24,22 @@ struct PalmSpec {
   double mass = 0.0;                                    // [kg]
 };
 
+// Mass properties given explicitly instead of derived from the capsule (a link that is not a uniform rod, e.g. the
+// direct-drive hand's magnet + tube + coils). Expressed in the link's body frame, i.e. its joint frame: origin on the
+// joint axis, z along it, joint at zero (for modified DH with d = 0 that is Craig's frame {i}).
+struct InertialSpec {
+  Eigen::Vector3d pos = Eigen::Vector3d::Zero();          // centre of mass [m]
+  Eigen::Vector3d diaginertia = Eigen::Vector3d::Zero();  // principal moments about the centre of mass, along the
+                                                          // body axes [kg m^2]
+};
+
 struct LinkSpec {
   DHLink dh;                       // lower/upper are +-infinity when the joint is unlimited
   double radius = 0.0;             // capsule radius [m]
-  double mass = 0.0;               // [kg]
+  double mass = 0.0;               // [kg] (the inertial's mass when has_inertial)
   bool allow_zero_length = false;  // opt-out: a link whose joint-to-next-joint segment is empty gets a sphere
+  bool has_inertial = false;       // true: <inertial> from `inertial` and `mass`; the capsule carries no mass
+  InertialSpec inertial;
 };
 
 struct FingerSpec {
@@ -72,6 +83,13 @@ struct PluginSpec {
   std::map<std::string, YAML::Mark> config_marks;           // the value of each config key
 };
 
+// A named joint configuration, written as an MJCF <keyframe><key>: one value per finger joint in spec order (fingers
+// in order, links in order) [rad or m]; a free palm keeps its initial pose in the key.
+struct KeyframeSpec {
+  std::string name;
+  std::vector<double> qpos;
+};
+
 // Largest nuserdata a description may ask for (or its plugins may need): anything bigger is a typo, and MuJoCo would
 // allocate it in every mjData.
 constexpr int kMaxNuserdata = 1000000;
@@ -83,6 +101,7 @@ struct HandSpec {
   std::vector<FingerSpec> fingers;
   std::vector<ActuatorSpec> actuators;
   std::vector<PluginSpec> plugins;
+  std::vector<KeyframeSpec> keyframes;
   int nuserdata = 0;             // 0: build_hand_model sizes it from the plugins
   bool self_collision = false;  // false: hand geoms never collide with each other (see docs/hand-description.md)
 

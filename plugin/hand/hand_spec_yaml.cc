@@ -48,7 +48,19 @@ void emit_link(YAML::Emitter& out, const LinkSpec& l) {
     emit_numbers(out, {l.dh.lower / s, l.dh.upper / s});
   }
   out << YAML::Key << "radius" << YAML::Value << num(l.radius);
-  out << YAML::Key << "mass" << YAML::Value << num(l.mass);
+  if (l.has_inertial) {
+    const Eigen::Vector3d& c = l.inertial.pos;
+    const Eigen::Vector3d& I = l.inertial.diaginertia;
+    out << YAML::Key << "inertial" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "pos" << YAML::Value;
+    emit_numbers(out, {c.x(), c.y(), c.z()});
+    out << YAML::Key << "mass" << YAML::Value << num(l.mass);
+    out << YAML::Key << "diaginertia" << YAML::Value;
+    emit_numbers(out, {I.x(), I.y(), I.z()});
+    out << YAML::EndMap;
+  } else {
+    out << YAML::Key << "mass" << YAML::Value << num(l.mass);
+  }
   if (l.allow_zero_length) out << YAML::Key << "allow_zero_length" << YAML::Value << "true";
   out << YAML::EndMap;
 }
@@ -125,6 +137,28 @@ std::string hand_spec_to_yaml(const HandSpec& spec) {
         out << YAML::Key << "config" << YAML::Value << YAML::BeginMap;
         for (const auto& kv : p.config) out << YAML::Key << kv.first << YAML::Value << kv.second;
         out << YAML::EndMap;
+      }
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
+  if (!spec.keyframes.empty()) {
+    out << YAML::Key << "keyframes" << YAML::Value << YAML::BeginSeq;
+    for (const KeyframeSpec& k : spec.keyframes) {
+      out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << k.name;
+      for (const bool angular : {true, false}) {  // revolute joints in joints_deg, prismatic ones in joints
+        bool open = false;
+        std::size_t i = 0;
+        for (const FingerSpec& f : spec.fingers) {
+          for (std::size_t j = 0; j < f.links.size(); ++j, ++i) {
+            if ((f.links[j].dh.kind == JointKind::kRevolute) != angular || i >= k.qpos.size()) continue;
+            if (!open) out << YAML::Key << (angular ? "joints_deg" : "joints") << YAML::Value << YAML::BeginMap;
+            open = true;
+            out << YAML::Key << joint_name(f.name, static_cast<int>(j)) << YAML::Value
+                << num(k.qpos[i] / (angular ? kDeg : 1.0));
+          }
+        }
+        if (open) out << YAML::EndMap;
       }
       out << YAML::EndMap;
     }

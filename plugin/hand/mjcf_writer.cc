@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <stdexcept>
 
 #include "hand/chain_encoding.h"
 #include "hand/hand_chains.h"
@@ -69,6 +70,13 @@ struct Writer {
       indent(depth);
       out << "<body name=\"" << link_body_name(f.name, k) << "\" " << pose_attrs(body_pose) << ">\n";
       indent(depth + 1);
+      if (l.has_inertial) {  // MuJoCo then ignores the geom's mass (inertiafromgeom="auto")
+        const Eigen::Vector3d& c = l.inertial.pos;
+        const Eigen::Vector3d& I = l.inertial.diaginertia;
+        out << "<inertial pos=\"" << nums({c.x(), c.y(), c.z()}) << "\" mass=\"" << num(l.mass)
+            << "\" diaginertia=\"" << nums({I.x(), I.y(), I.z()}) << "\"/>\n";
+        indent(depth + 1);
+      }
       out << "<joint name=\"" << joint_name(f.name, k) << "\" type=\"" << (revolute ? "hinge" : "slide")
           << "\" pos=\"0 0 0\" axis=\"0 0 1\"";
       if (std::isfinite(l.dh.lower)) {
@@ -87,7 +95,8 @@ struct Writer {
         out << "type=\"capsule\" fromto=\"0 0 0 " << nums({end.x(), end.y(), end.z()}) << "\" size=\""
             << num(l.radius) << "\"";
       }
-      out << " mass=\"" << num(l.mass) << "\"" << geom_contact << " rgba=\"0.85 0.7 0.6 1\"/>\n";
+      if (!l.has_inertial) out << " mass=\"" << num(l.mass) << "\"";
+      out << geom_contact << " rgba=\"0.85 0.7 0.6 1\"/>\n";
       if (k + 1 < n) body_pose = to_next;
     }
     indent(3 + n);
@@ -132,6 +141,28 @@ struct Writer {
     out << "  </actuator>\n";
   }
 
+  void keyframes() {
+    if (spec.keyframes.empty()) return;
+    std::size_t joints = 0;
+    for (const FingerSpec& f : spec.fingers) joints += f.links.size();
+    out << "  <keyframe>\n";
+    for (const KeyframeSpec& k : spec.keyframes) {
+      if (k.qpos.size() != joints) {
+        throw std::invalid_argument("keyframe '" + k.name + "' has " + std::to_string(k.qpos.size()) +
+                                    " joint values; the hand has " + std::to_string(joints) + " joints");
+      }
+      std::string q;
+      if (spec.palm.mount == PalmMount::kFree) {  // the free joint's 7 values come first in qpos
+        const Eigen::Vector3d p = spec.palm.pose.translation();
+        const Eigen::Quaterniond r = canonical_quaternion(spec.palm.pose.linear());
+        q = nums({p.x(), p.y(), p.z(), r.w(), r.x(), r.y(), r.z()}) + " ";
+      }
+      for (std::size_t i = 0; i < k.qpos.size(); ++i) q += (i ? " " : "") + num(k.qpos[i]);
+      out << "    <key name=\"" << k.name << "\" qpos=\"" << q << "\"/>\n";
+    }
+    out << "  </keyframe>\n";
+  }
+
   void custom() {
     out << "  <custom>\n";
     const std::vector<Chain> chains = hand_chains_in_palm(spec);
@@ -171,6 +202,7 @@ std::string write_mjcf(const HandSpec& spec, const std::string& source_name) {
   out << "  </worldbody>\n";
   w.actuators();
   w.custom();
+  w.keyframes();
   out << "</mujoco>\n";
   return out.str();
 }

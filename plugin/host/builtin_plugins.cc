@@ -1,10 +1,13 @@
 // The plugin types mjhand ships. Each feature adds its line here (like mujoco_mpc's task registry).
+#include "coil_actuator/coil_actuator.h"
 #include "computed_torque/computed_torque.h"
 #include "dc_motor/dc_motor.h"
+#include "direct_drive/dynamic_model.h"
 #include "host/registry.h"
 #include "pid/pid.h"
 #include "posture/posture.h"
 #include "sensors/fingertip_kinematics.h"
+#include "sensors/grasp_analysis.h"
 #include "torque_control/torque_control.h"
 
 namespace mjhand {
@@ -14,14 +17,18 @@ void register_builtin_plugins(PluginRegistry& registry) {
                 make_posture_plugin});
   registry.add({"fingertip_kinematics", "fingertip position (+ manipulability) from mjhand's DH forward kinematics",
                 make_fingertip_kinematics_plugin});
+  registry.add({"grasp_analysis", "per-step grasp metrics: sigma_min(G), closure, forces", make_grasp_analysis_plugin});
   registry.add({"pid", "digital PID joint controller: own sample period, zero-order hold, anti-windup, D/A + encoder",
                 make_pid_plugin});
   registry.add({"dc_motor", "DC-motor joint actuator (voltage in, gear n): gain ki/(R n), back-EMF + friction bias",
                 make_dc_motor_plugin});
+  registry.add({"coil_actuator", "direct-drive coil actuator (current in): K_T(phi) I, I/V limits, R(T), heating as act",
+                make_coil_actuator_plugin});
   registry.add({"torque_control", "joint torque control tau_a = k_ps (tau_r - tau_f) with a compliant torque sensor",
                 make_torque_control_plugin});
   registry.add({"computed_torque", "computed-torque / feed-forward joint control on quintic, cosine or via-point paths",
                 make_computed_torque_plugin});
+  register_direct_drive_model();  // computed_torque's model=direct_drive (closed-form M, V, G of the direct-drive hand)
 }
 
 }  // namespace mjhand

@@ -1,0 +1,405 @@
+// `mjhand analyze` output: the readable report and the JSON document (schema in docs/analyze.md).
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "analyze_report.h"
+#include "json_writer.h"
+
+namespace mjhand::cli {
+
+namespace {
+
+constexpr int kSchemaVersion = 1;
+
+// Stable identifiers for JSON (the library's to_string texts are sentences).
+const char* model_id(ContactModel m) {
+  switch (m) {
+    case ContactModel::kFrictionlessPoint: return "frictionless_point";
+    case ContactModel::kHardFinger: return "hard_finger";
+    case ContactModel::kSoftFinger: return "soft_finger";
+  }
+  return "?";
+}
+
+const char* epsilon_id(EpsilonStatus s) {
+  switch (s) {
+    case EpsilonStatus::kForceClosure: return "force_closure";
+    case EpsilonStatus::kNotForceClosure: return "not_force_closure";
+    case EpsilonStatus::kNoContacts: return "no_contacts";
+    case EpsilonStatus::kRankDeficient: return "rank_deficient";
+    case EpsilonStatus::kTooManyPoints: return "too_many_points";
+    case EpsilonStatus::kHullFailed: return "hull_failed";
+    case EpsilonStatus::kInvalidInput: return "invalid_input";
+  }
+  return "?";
+}
+
+const char* force_id(ForceStatus s) {
+  switch (s) {
+    case ForceStatus::kOptimal: return "optimal";
+    case ForceStatus::kInfeasible: return "infeasible";
+    case ForceStatus::kUnbounded: return "unbounded";
+    case ForceStatus::kInvalidInput: return "invalid_input";
+    case ForceStatus::kSolverError: return "solver_error";
+  }
+  return "?";
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Text
+
+// Formats numbers for the text report; a non-finite value prints as "n/a" and is explained in the notes.
+class Text {
+ public:
+  std::string num(double v, const std::string& what) {
+    if (std::isfinite(v)) {
+      char buf[32];
+      std::snprintf(buf, sizeof(buf), "%.6g", v == 0 ? 0.0 : v);
+      return buf;
+    }
+    non_finite.push_back(what);
+    return "n/a";
+  }
+  std::string vec(const Eigen::Ref<const Eigen::VectorXd>& v, const std::string& what) {
+    std::string s = "(";
+    for (Eigen::Index i = 0; i < v.size(); ++i) s += (i ? ", " : "") + num(v(i), what + "[" + std::to_string(i) + "]");
+    return s + ")";
+  }
+  void matrix(std::ostringstream& out, const Eigen::Ref<const Eigen::MatrixXd>& m, const std::string& what) {
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+      out << "   ";
+      for (Eigen::Index c = 0; c < m.cols(); ++c) {
+        char buf[32];
+        const double v = m(r, c);
+        if (std::isfinite(v)) {
+          std::snprintf(buf, sizeof(buf), " %10.4g", v == 0 ? 0.0 : v);
+        } else {
+          std::snprintf(buf, sizeof(buf), " %10s", "n/a");
+          non_finite.push_back(what + "[" + std::to_string(r) + "][" + std::to_string(c) + "]");
+        }
+        out << buf;
+      }
+      out << "\n";
+    }
+  }
+  std::vector<std::string> non_finite;
+};
+
+std::string yes_no(bool b) { return b ? "yes" : "no"; }
+
+}  // namespace
+
+std::string format_report_text(const AnalyzeReport& r) {
+  Text t;
+  std::ostringstream o;
+  o << "mjhand analyze " << r.model_path << "\n";
+  o << "state: ";
+  if (r.state_source == "keyframe") {
+    o << "keyframe '" << r.keyframe_name << "' (#" << r.keyframe_index << ")";
+  } else if (r.state_source == "qpos") {
+    o << "qpos from --qpos";
+  } else {
+    o << "the model's qpos0";
+  }
+  if (r.settle_steps > 0) o << ", settled " << t.num(r.settle_s, "settle") << " s (" << r.settle_steps << " steps)";
+  o << ", t = " << t.num(r.time, "time") << " s\n";
+  o << "object: '" << r.object_name << "' (body " << r.object << ", " << (r.object_free ? "free joint" : "no free joint")
+    << ", mass " << t.num(r.object_mass, "mass") << " kg, centre " << t.vec(r.object_center, "centre") << " m; "
+    << r.object_source << ")\n";
+  o << "hand: " << r.finger_names.size() << " finger(s), " << r.dof_names.size() << " dofs, " << r.actuated
+    << " actuated joint(s); " << r.hand_source << "\n";
+  for (size_t f = 0; f < r.finger_names.size(); ++f) {
+    o << "  finger " << r.finger_names[f] << ":";
+    for (const std::string& l : r.finger_links[f]) o << " " << l;
+    o << "\n";
+  }
+
+  o << "\ncontacts: " << r.contacts.size() << " between the object and the hand";
+  if (!r.ignored.empty()) o << " (+ " << r.ignored.size() << " ignored)";
+  o << "\n";
+  for (size_t i = 0; i < r.contacts.size(); ++i) {
+    const ReportContact& rc = r.contacts[i];
+    const Contact& c = rc.contact;
+    const std::string id = "contact " + std::to_string(i);
+    o << "  [" << i << "] d->contact[" << c.mj_contact << "] finger " << rc.finger << ", link " << rc.link << ", geoms "
+      << rc.hand_geom << " / " << rc.object_geom << ", " << to_string(c.model) << ", mu " << t.num(c.mu, id)
+      << ", mu_torsion " << t.num(c.mu_torsion, id) << " m, depth " << t.num(c.depth, id) << " m\n";
+    o << "      point " << t.vec(c.pos, id + " point") << " m\n";
+    o << "      n " << t.vec(c.frame.col(0), id + " n") << "  t " << t.vec(c.frame.col(1), id + " t") << "  o "
+      << t.vec(c.frame.col(2), id + " o") << "\n";
+    o << "      MuJoCo force (f_n, f_t, f_o" << (rc.force_mujoco.size() == 4 ? ", m_n" : "") << ") = "
+      << t.vec(rc.force_mujoco, id + " force") << "\n";
+  }
+  for (const IgnoredContact& ig : r.ignored) {
+    o << "  ignored d->contact[" << ig.index << "] " << ig.object_geom << " / " << ig.other_geom << ": " << ig.reason
+      << "\n";
+  }
+
+  if (r.analysed) {
+    o << "\ngrasp matrix G (6 x " << r.G.cols() << ") about the object centre " << t.vec(r.reference, "reference")
+      << " m; rows (f, m), columns lambda in contact frames:\n";
+    t.matrix(o, r.G, "G");
+    o << "hand Jacobian J_H (" << r.JH.rows() << " x " << r.JH.cols() << "), columns:";
+    for (const std::string& n : r.dof_names) o << " " << n;
+    o << "\n";
+    t.matrix(o, r.JH, "J_H");
+
+    const GraspQuality& q = r.quality;
+    o << "\nquality" << (q.valid ? "" : " (" + q.message + ")") << ":\n";
+    o << "  rank G " << q.rank_G << ", sigma_min(G) " << t.num(q.sigma_min_G, "sigma_min_G") << ", sigma_max(G) "
+      << t.num(q.sigma_max_G, "sigma_max_G") << ", isotropy " << t.num(q.isotropy_G, "isotropy_G") << "\n";
+    o << "  H_O = (G^T)^+ J_H: sigma_min " << t.num(q.sigma_min_HO, "sigma_min_HO") << ", sigma_max "
+      << t.num(q.sigma_max_HO, "sigma_max_HO") << ", ellipsoid volume " << t.num(q.ellipsoid_volume_HO, "volume_HO")
+      << ", uniformity " << t.num(q.uniformity_HO, "uniformity_HO (H_O is singular)") << "\n";
+    o << "  manipulability J_H " << t.num(q.manipulability_JH, "manipulability_JH") << ", J_H^+ G^T "
+      << t.num(q.manipulability_JHpGT, "manipulability_JHpGT") << "\n";
+
+    const HandObjectMobility& mo = r.mobility;
+    o << "mobility: Grubler " << mo.grubler << ", instantaneous " << mo.instantaneous << ", actuated " << mo.actuated
+      << ", actuation redundancy " << mo.actuation_redundancy << "; internal forces dim " << mo.internal_forces
+      << ", unresisted object motions " << mo.indeterminate << ", redundant finger motions " << mo.redundant_motions
+      << "\n";
+
+    o << "force closure (linearised cones, " << WrenchSpaceOptions{}.cone_edges << " edges): " << yes_no(r.eps_l1.force_closure()) << "\n";
+    for (const auto& [name, e] : {std::pair<const char*, const EpsilonResult*>{"L1", &r.eps_l1}, {"L-inf", &r.eps_linf}}) {
+      o << "  epsilon " << name << " = " << t.num(e->epsilon, std::string("epsilon ") + name) << " (" << e->message;
+      if (e->points > 0) {
+        o << "; signed margin " << t.num(e->signed_margin, "signed margin") << ", " << e->points << " points, "
+          << e->facets << " facets, torque length " << t.num(e->torque_length, "torque length") << " m";
+      }
+      o << ")\n";
+    }
+
+    o << "\nforces for the object's weight, W = " << t.vec(r.gravity, "W") << " (N, N m):\n";
+    o << "  MuJoCo's contact forces: -G lambda = " << t.vec(r.mujoco_wrench, "-G lambda_mujoco") << ", |G lambda + W| = "
+      << t.num((r.gravity - r.mujoco_wrench).norm(), "balance residual") << " (nonzero while ignored contacts also push or the object accelerates)\n";
+    o << "  min-norm lambda = -G^+ W: " << t.vec(r.min_norm.lambda, "lambda_min_norm") << "\n";
+    o << "    |G lambda + W| = " << t.num(r.min_norm.wrench_residual, "residual") << ", balances "
+      << yes_no(r.min_norm.balances) << ", inside the friction cones " << yes_no(r.min_norm.in_cones) << "\n";
+    const ForceDistribution& f = r.optimal;
+    o << "  optimal (GLPK, minimum sum of normal forces): " << (f.ok() ? "optimal" : f.message) << "\n";
+    if (f.ok()) {
+      o << "    lambda = " << t.vec(f.lambda, "lambda_optimal") << "\n";
+      o << "    sum f_n = " << t.num(f.total_normal_force, "total normal force") << " N, |G lambda + W| = "
+        << t.num(f.wrench_residual, "residual") << ", min cone margin " << t.num(f.min_cone_margin, "margin") << " N\n";
+      o << "    joint torques J_H^T lambda = " << t.vec(r.tau_optimal, "tau") << "\n";
+    }
+
+    const ParallelSection& p = r.parallel;
+    o << "\nparallel manipulator (Borras & Dollar Table 1 column 2): " << p.source << "\n";
+    o << "  J_p (" << p.Jp.rows() << " x " << p.Jp.cols() << "):\n";
+    t.matrix(o, p.Jp, "J_p");
+    o << "  J_Theta (" << p.JTheta.rows() << " x " << p.JTheta.cols() << "):\n";
+    t.matrix(o, p.JTheta, "J_Theta");
+    o << "  equivalence residual max |J_Theta^+ J_p - J_H^+ G^T| = "
+      << t.num(p.equivalence_residual, "equivalence residual") << "\n";
+    if (!p.note.empty()) o << "  " << p.note << "\n";
+  }
+
+  std::vector<std::string> notes = r.notes;
+  for (const std::string& w : t.non_finite) notes.push_back(w + " is not finite: printed as n/a");
+  if (!notes.empty()) {
+    o << "\nnotes:\n";
+    for (const std::string& n : notes) o << "  - " << n << "\n";
+  }
+  return o.str();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// JSON
+
+namespace {
+
+void epsilon_json(JsonWriter& j, const std::string& key, const EpsilonResult& e) {
+  j.key(key);
+  j.begin_object();
+  j.field("status", epsilon_id(e.status));
+  j.field("force_closure", e.force_closure());
+  j.field("epsilon", e.epsilon);
+  j.field("signed_margin", e.signed_margin);
+  j.field("torque_length_m", e.torque_length);
+  j.field("cone_edges", WrenchSpaceOptions{}.cone_edges);
+  j.field("points", e.points);
+  j.field("facets", e.facets);
+  j.field("message", e.message);
+  j.end_object();
+}
+
+}  // namespace
+
+std::string format_report_json(const AnalyzeReport& r) {
+  JsonWriter j;
+  j.begin_object();
+  j.field("schema_version", kSchemaVersion);
+  j.field("model", r.model_path);
+
+  j.key("state");
+  j.begin_object();
+  j.field("source", r.state_source);
+  j.key("keyframe");
+  r.state_source == "keyframe" ? j.value(r.keyframe_name) : j.null();
+  j.key("keyframe_index");
+  r.state_source == "keyframe" ? j.value(r.keyframe_index) : j.null();
+  j.field("settle_s", r.settle_s);
+  j.field("settle_steps", static_cast<int>(r.settle_steps));
+  j.field("time_s", r.time);
+  j.end_object();
+
+  j.key("object");
+  j.begin_object();
+  j.field("body", r.object_name);
+  j.field("id", r.object);
+  j.field("source", r.object_source);
+  j.field("free_joint", r.object_free);
+  j.field("mass_kg", r.object_mass);
+  j.vector("center_m", r.object_center);
+  j.end_object();
+
+  j.key("hand");
+  j.begin_object();
+  j.field("source", r.hand_source);
+  j.key("fingers");
+  j.begin_array();
+  for (size_t f = 0; f < r.finger_names.size(); ++f) {
+    j.begin_object();
+    j.field("name", r.finger_names[f]);
+    j.strings("links", r.finger_links[f]);
+    j.end_object();
+  }
+  j.end_array();
+  j.strings("dofs", r.dof_names);
+  j.field("actuated", r.actuated);
+  j.end_object();
+
+  j.vector("reference_m", r.reference);
+  j.key("contacts");
+  j.begin_array();
+  for (const ReportContact& rc : r.contacts) {
+    const Contact& c = rc.contact;
+    j.begin_object();
+    j.field("mj_index", c.mj_contact);
+    j.field("finger", rc.finger);
+    j.field("link", rc.link);
+    j.field("hand_geom", rc.hand_geom);
+    j.field("object_geom", rc.object_geom);
+    j.field("model", model_id(c.model));
+    j.field("rows", contact_rows(c.model));
+    j.field("mu", c.mu);
+    j.field("mu_torsion_m", c.mu_torsion);
+    j.field("depth_m", c.depth);
+    j.vector("point_m", c.pos);
+    j.vector("n", c.frame.col(0));
+    j.vector("t", c.frame.col(1));
+    j.vector("o", c.frame.col(2));
+    j.vector("force_mujoco", rc.force_mujoco);
+    j.end_object();
+  }
+  j.end_array();
+  j.key("ignored_contacts");
+  j.begin_array();
+  for (const IgnoredContact& ig : r.ignored) {
+    j.begin_object();
+    j.field("mj_index", ig.index);
+    j.field("object_geom", ig.object_geom);
+    j.field("other_geom", ig.other_geom);
+    j.field("other_body", ig.other_body);
+    j.field("reason", ig.reason);
+    j.end_object();
+  }
+  j.end_array();
+
+  j.matrix("G", r.G);
+  j.matrix("JH", r.JH);
+  j.field("analysed", r.analysed);
+  if (r.analysed) {
+    const GraspQuality& q = r.quality;
+    j.key("quality");
+    j.begin_object();
+    j.field("valid", q.valid);
+    j.field("rank_G", q.rank_G);
+    j.field("sigma_min_G", q.sigma_min_G);
+    j.field("sigma_max_G", q.sigma_max_G);
+    j.field("isotropy_G", q.isotropy_G);
+    j.field("sigma_min_HO", q.sigma_min_HO);
+    j.field("sigma_max_HO", q.sigma_max_HO);
+    j.field("ellipsoid_volume_HO", q.ellipsoid_volume_HO);
+    j.field("uniformity_HO", q.uniformity_HO);
+    j.field("manipulability_JH", q.manipulability_JH);
+    j.field("manipulability_JHpGT", q.manipulability_JHpGT);
+    j.field("message", q.message);
+    j.end_object();
+
+    const HandObjectMobility& mo = r.mobility;
+    j.key("mobility");
+    j.begin_object();
+    j.field("grubler", mo.grubler);
+    j.field("instantaneous", mo.instantaneous);
+    j.field("actuated", mo.actuated);
+    j.field("actuation_redundancy", mo.actuation_redundancy);
+    j.field("rank_G", mo.rank_G);
+    j.field("internal_forces", mo.internal_forces);
+    j.field("indeterminate", mo.indeterminate);
+    j.field("redundant_motions", mo.redundant_motions);
+    j.end_object();
+
+    j.field("force_closure", r.eps_l1.force_closure());
+    j.key("epsilon");
+    j.begin_object();
+    epsilon_json(j, "L1", r.eps_l1);
+    epsilon_json(j, "Linf", r.eps_linf);
+    j.end_object();
+
+    j.vector("gravity_wrench", r.gravity);
+    j.key("mujoco_forces");
+    j.begin_object();
+    j.vector("wrench", r.mujoco_wrench);
+    j.field("balance_residual", (r.gravity - r.mujoco_wrench).norm());
+    j.end_object();
+
+    j.key("min_norm_forces");
+    j.begin_object();
+    j.vector("lambda", r.min_norm.lambda);
+    j.field("wrench_residual", r.min_norm.wrench_residual);
+    j.field("balances", r.min_norm.balances);
+    j.field("in_cones", r.min_norm.in_cones);
+    j.end_object();
+
+    const ForceDistribution& f = r.optimal;
+    j.key("optimal_forces");
+    j.begin_object();
+    j.field("status", force_id(f.status));
+    j.vector("lambda", f.lambda);
+    j.field("total_normal_force_N", f.total_normal_force);
+    j.field("wrench_residual", f.wrench_residual);
+    j.field("min_cone_margin_N", f.min_cone_margin);
+    j.vector("joint_torques", r.tau_optimal);
+    j.field("message", f.message);
+    j.end_object();
+
+    const ParallelSection& p = r.parallel;
+    j.key("parallel");
+    j.begin_object();
+    j.field("placeholder", p.placeholder);
+    j.field("source", p.source);
+    j.matrix("Jp", p.Jp);
+    j.matrix("JTheta", p.JTheta);
+    j.field("equivalence_residual", p.equivalence_residual);
+    j.field("note", p.note);
+    j.end_object();
+  } else {
+    for (const char* k : {"quality", "mobility", "force_closure", "epsilon", "gravity_wrench", "mujoco_forces",
+                          "min_norm_forces", "optimal_forces", "parallel"}) {
+      j.key(k);
+      j.null();
+    }
+  }
+
+  std::vector<std::string> notes = r.notes;
+  for (const std::string& p : j.non_finite_paths()) notes.push_back(p + " is not finite: written as null");
+  j.strings("notes", notes);
+  j.end_object();
+  return j.str();
+}
+
+}  // namespace mjhand::cli

@@ -1,0 +1,168 @@
+#include "analyze_report.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "grasp/grasp_matrix.h"
+#include "grasp/hand_jacobian.h"
+
+namespace mjhand::cli {
+
+std::string mj_name(const mjModel* m, mjtObj type, int id) {
+  const char* n = mj_id2name(m, type, id);
+  return n && *n ? std::string(n) : "#" + std::to_string(id);
+}
+
+namespace {
+
+// "joint" or "joint[k]" for the k-th dof of a multi-dof joint.
+std::string dof_name(const mjModel* m, int dof) {
+  const int j = m->dof_jntid[dof];
+  const std::string name = mj_name(m, mjOBJ_JOINT, j);
+  const int ndof = m->jnt_type[j] == mjJNT_FREE ? 6 : m->jnt_type[j] == mjJNT_BALL ? 3 : 1;
+  return ndof == 1 ? name : name + "[" + std::to_string(dof - m->jnt_dofadr[j]) + "]";
+}
+
+// Actuators with a joint transmission on one of the hand's dofs: the "actuated" count of the mobility analysis.
+int count_actuated(const mjModel* m, const HandModel& hand) {
+  int n = 0;
+  for (int a = 0; a < m->nu; ++a) {
+    if (m->actuator_trntype[a] != mjTRN_JOINT && m->actuator_trntype[a] != mjTRN_JOINTINPARENT) continue;
+    const int dof = m->jnt_dofadr[m->actuator_trnid[2 * a]];
+    if (std::find(hand.dofs.begin(), hand.dofs.end(), dof) != hand.dofs.end()) ++n;
+  }
+  return n;
+}
+
+void describe_hand(const mjModel* m, const HandModel& hand, AnalyzeReport& r) {
+  r.finger_names = hand.finger_names;
+  r.finger_links.assign(hand.num_fingers(), {});
+  for (int b = 0; b < m->nbody; ++b) {
+    const int f = hand.finger_of_body[b];
+    if (f >= 0) r.finger_links[f].push_back(mj_name(m, mjOBJ_BODY, b));
+  }
+  r.dof_names.clear();
+  for (int v : hand.dofs) r.dof_names.push_back(dof_name(m, v));
+  r.actuated = count_actuated(m, hand);
+}
+
+// Contacts on the object that collect_contacts leaves out, each with the reason.
+void list_ignored(const mjModel* m, const mjData* d, const HandModel& hand, AnalyzeReport& r) {
+  for (int i = 0; i < d->ncon; ++i) {
+    const mjContact& c = d->contact[i];
+    const int b1 = m->geom_bodyid[c.geom1], b2 = m->geom_bodyid[c.geom2];
+    if ((b1 == hand.object_body) == (b2 == hand.object_body)) continue;  // not on the object, or object on itself
+    const bool obj1 = b1 == hand.object_body;
+    const int other_geom = obj1 ? c.geom2 : c.geom1, other_body = obj1 ? b2 : b1;
+    IgnoredContact ig;
+    ig.index = i;
+    ig.object_geom = mj_name(m, mjOBJ_GEOM, obj1 ? c.geom1 : c.geom2);
+    ig.other_geom = mj_name(m, mjOBJ_GEOM, other_geom);
+    ig.other_body = mj_name(m, mjOBJ_BODY, other_body);
+    if (!hand.in_hand(other_body)) {
+      ig.reason = other_body == 0 || m->body_weldid[other_body] == 0
+                      ? "body '" + ig.other_body + "' is static and belongs to no finger (table, palm or world)"
+                      : "body '" + ig.other_body + "' belongs to no finger";
+    } else if (c.dist > 0) {
+      ig.reason = "within the contact margin but not touching (dist > 0): carries no force";
+    } else {
+      continue;  // a grasp contact
+    }
+    r.ignored.push_back(ig);
+  }
+}
+
+}  // namespace
+
+void analyze_grasp(const mjModel* m, const mjData* d, const HandModel& hand, AnalyzeReport& r) {
+  const int obj = hand.object_body;
+  r.object = obj;
+  r.object_name = mj_name(m, mjOBJ_BODY, obj);
+  r.object_free = hand.object_dof >= 0;
+  r.object_mass = m->body_subtreemass[obj];
+  r.object_center = object_center(d, hand);
+  describe_hand(m, hand, r);
+  if (!r.object_free) {
+    r.notes.push_back("the object '" + r.object_name +
+                      "' has no free joint (it is welded or jointed, so it does not move freely in the simulation); "
+                      "G, J_H and the measures treat the contacts as if it were free, and the mobility count assumes "
+                      "a free object");
+  }
+
+  // Contacts, grouped by finger so that J_H comes out block-diagonal.
+  std::vector<Contact> contacts;
+  contacts.reserve(std::max(d->ncon, 1));
+  collect_contacts(m, d, hand, contacts);
+  std::stable_sort(contacts.begin(), contacts.end(),
+                   [](const Contact& a, const Contact& b) { return a.finger < b.finger; });
+  list_ignored(m, d, hand, r);
+  if (!r.ignored.empty()) {
+    r.notes.push_back(std::to_string(r.ignored.size()) +
+                      " contact(s) on the object are not part of the grasp (see ignored_contacts): they come from "
+                      "bodies of no finger or carry no force, so G and J_H leave them out");
+  }
+  for (const Contact& c : contacts) {
+    ReportContact rc;
+    rc.contact = c;
+    rc.finger = hand.finger_names[c.finger];
+    rc.link = mj_name(m, mjOBJ_BODY, c.hand_body);
+    rc.hand_geom = mj_name(m, mjOBJ_GEOM, c.hand_geom);
+    rc.object_geom = mj_name(m, mjOBJ_GEOM, c.object_geom);
+    rc.force_mujoco.resize(contact_rows(c.model));
+    mujoco_contact_force(m, d, c, rc.force_mujoco.data());
+    r.contacts.push_back(rc);
+  }
+
+  r.reference = r.object_center;
+  // Gravity on the object's subtree, moment about G's reference (the body's centre of mass).
+  const Eigen::Vector3d g(m->opt.gravity[0], m->opt.gravity[1], m->opt.gravity[2]);
+  const Eigen::Vector3d weight = r.object_mass * g;
+  const Eigen::Vector3d com(d->subtree_com[3 * obj], d->subtree_com[3 * obj + 1], d->subtree_com[3 * obj + 2]);
+  r.gravity << weight, (com - r.reference).cross(weight);
+
+  const int rows = total_rows(contacts);
+  r.G = grasp_matrix(contacts, r.reference);
+  r.JH = hand_jacobian(m, d, hand, contacts);
+  if (contacts.empty()) {
+    r.notes.push_back("no contact between the object '" + r.object_name +
+                      "' and the hand: there is no grasp to analyse (G is 6 x 0; try --settle S or another state)");
+    return;
+  }
+  r.analysed = true;
+  r.quality = grasp_quality(r.G, r.JH);
+  r.mobility = hand_object_mobility(contacts, r.G, r.JH, r.actuated);
+  if (r.mobility.rank_G < 6) {
+    r.notes.push_back("rank G = " + std::to_string(r.mobility.rank_G) + " < 6: the " + std::to_string(contacts.size()) +
+                      " contact(s) cannot resist every object wrench (" + std::to_string(6 - r.mobility.rank_G) +
+                      " object motion direction(s) are unconstrained), so sigma_min(G), isotropy and epsilon are 0");
+  }
+  WrenchSpaceOptions ws;
+  ws.norm = WrenchNorm::kL1;
+  r.eps_l1 = ferrari_canny(contacts, r.reference, ws);
+  ws.norm = WrenchNorm::kLinf;
+  ws.max_points = r.linf_max_points;  // a 6-D hull of tens of thousands of Minkowski-sum points takes minutes
+  r.eps_linf = ferrari_canny(contacts, r.reference, ws);
+  if (r.eps_linf.status == EpsilonStatus::kTooManyPoints) {
+    r.eps_linf.message += "; raise --linf-max-points to compute it (the hull time grows with the point count)";
+  }
+
+  Eigen::VectorXd lambda_mj(rows);
+  mujoco_contact_forces(m, d, contacts, lambda_mj);
+  r.mujoco_wrench = balanced_wrench(r.G, lambda_mj);
+  r.min_norm = min_norm_forces(contacts, r.G, r.gravity);
+  // Workaround: round-off entries of G (~1e-18 where a moment arm is parallel to a force) make GLPK's automatic
+  // scaling in optimal_forces report a force-closure grasp as infeasible or unbounded; they are noise, so drop them.
+  Eigen::MatrixXd G_lp = r.G;
+  const double tiny = 1e-12 * r.G.cwiseAbs().maxCoeff();
+  G_lp = G_lp.unaryExpr([tiny](double v) { return std::abs(v) <= tiny ? 0.0 : v; });
+  r.optimal = optimal_forces(contacts, G_lp, r.gravity);
+  if (r.optimal.ok()) r.optimal.wrench_residual = (r.G * r.optimal.lambda + r.gravity).norm();
+  r.tau_optimal = Eigen::VectorXd::Zero(r.JH.cols());
+  if (r.optimal.lambda.size() == rows) joint_torques(r.JH, r.optimal.lambda, r.tau_optimal);
+  if (!r.optimal.ok()) {
+    r.notes.push_back(std::string("no admissible force distribution holds the object against gravity: ") +
+                      (r.optimal.message.empty() ? to_string(r.optimal.status) : r.optimal.message));
+  }
+}
+
+}  // namespace mjhand::cli

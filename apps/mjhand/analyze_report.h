@@ -1,0 +1,95 @@
+// What `mjhand analyze` finds out about one grasp state, computed once and then printed as text or JSON
+// (docs/analyze.md lists every field with its unit).
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "grasp/contact_frames.h"
+#include "grasp/force_optimization.h"
+#include "grasp/grasp_quality.h"
+#include "grasp/grasp_statics.h"
+#include "grasp/mobility.h"
+#include "grasp/wrench_space.h"
+
+namespace mjhand::cli {
+
+// One contact between the object and a finger, with the names a reader needs.
+struct ReportContact {
+  Contact contact;
+  std::string finger, link, hand_geom, object_geom;
+  Eigen::VectorXd force_mujoco;  // lambda_i from mj_contactForce in [n t o] (hand on object) [N, N m]
+};
+
+// A contact on the object that is not part of the grasp (palm, table, a body of no finger).
+struct IgnoredContact {
+  int index = -1;  // into d->contact
+  std::string object_geom, other_geom, other_body, reason;
+};
+
+// The parallel-manipulator view (Borras & Dollar Table 1 column 2): reciprocal-screw Jacobian J_p (m x 6) and
+// J_Theta (m x n_hand), and how far J_Theta^+ J_p is from J_H^+ G^T (section 2.3's equivalence).
+struct ParallelSection {
+  bool placeholder = true;          // true while J_p = G^T, J_Theta = J_H (screws along n, t, o; section 2.3)
+  std::string source;               // what computed J_p and J_Theta
+  Eigen::MatrixXd Jp, JTheta;
+  double equivalence_residual = 0;  // max |J_Theta^+ J_p - J_H^+ G^T|
+  std::string note;
+};
+
+struct AnalyzeReport {
+  // Where the state came from.
+  std::string model_path;
+  std::string state_source = "qpos0";  // "qpos0", "keyframe" or "qpos"
+  std::string keyframe_name;
+  int keyframe_index = -1;
+  double settle_s = 0;
+  long settle_steps = 0;
+  double time = 0;
+  int linf_max_points = 10000;  // L-infinity epsilon is refused above this many Minkowski-sum points
+
+  // The object and the hand.
+  int object = -1;
+  std::string object_name, object_source;
+  bool object_free = false;
+  double object_mass = 0;                                   // subtree mass [kg]
+  Eigen::Vector3d object_center = Eigen::Vector3d::Zero();  // centre of mass = G's moment reference [m]
+  std::string hand_source;
+  std::vector<std::string> finger_names;
+  std::vector<std::vector<std::string>> finger_links;
+  std::vector<std::string> dof_names;  // J_H's columns
+  int actuated = 0;                    // joint actuators on hand dofs
+
+  // The grasp.
+  Eigen::Vector3d reference = Eigen::Vector3d::Zero();  // moment reference of G and the wrenches [m, world]
+  std::vector<ReportContact> contacts;  // ordered by finger, then by MuJoCo contact index
+  std::vector<IgnoredContact> ignored;
+  Eigen::MatrixXd G, JH;
+  bool analysed = false;  // false when there is no contact: the results below stay empty
+  GraspQuality quality;
+  HandObjectMobility mobility;
+  EpsilonResult eps_l1, eps_linf;
+  Wrench gravity = Wrench::Zero();  // external wrench on the object: gravity about the reference [N, N m]
+  Wrench mujoco_wrench = Wrench::Zero();  // -G lambda_mujoco: what MuJoCo's contact forces balance
+  MinNormForces min_norm;
+  ForceDistribution optimal;
+  Eigen::VectorXd tau_optimal;  // J_H^T lambda_optimal [N m or N]
+  ParallelSection parallel;
+  std::vector<std::string> notes;  // plain-language explanations of degenerate cases
+};
+
+// Fills the object, hand and grasp parts of r from the current state (after mj_forward): contacts, G, J_H, quality,
+// mobility, epsilon L1/L-inf, min-norm and optimal forces for gravity. Degenerate grasps give notes, never NaN.
+void analyze_grasp(const mjModel* m, const mjData* d, const HandModel& hand, AnalyzeReport& r);
+
+// Human-readable report (sections), and the JSON document of docs/analyze.md.
+std::string format_report_text(const AnalyzeReport& r);
+std::string format_report_json(const AnalyzeReport& r);
+
+// Name of body / geom / joint id for reports ("#ID" when unnamed).
+std::string mj_name(const mjModel* m, mjtObj type, int id);
+
+}  // namespace mjhand::cli

@@ -1,0 +1,235 @@
+// mjhand analyze: sets a model's state (keyframe, qpos, optional settling) and prints the full grasp analysis of
+// the contacts on an object: frames, G, J_H, quality, mobility, force closure, epsilon, force distributions and the
+// parallel-manipulator view. Text for people, --json for programs (docs/analyze.md).
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "analyze_report.h"
+#include "args.h"
+#include "commands.h"
+#include "grasp/grasp_statics.h"
+#include "host/host.h"
+#include "io/model_io.h"
+#include "sensors/grasp_analysis.h"
+
+namespace mjhand::cli {
+
+namespace {
+
+const char* kUsage =
+    "usage: mjhand analyze MODEL.xml [--keyframe K | --qpos v1,v2,...] [--settle S] [--object BODY] [--json]\n"
+    "                     [--linf-max-points N]\n"
+    "\n"
+    "Sets the state of MODEL.xml, runs mj_forward and analyses the contacts between the object and the hand:\n"
+    "contact frames, grasp matrix G, hand Jacobian J_H, quality measures, mobility, force closure, Ferrari-Canny\n"
+    "epsilon (L1, L-inf), min-norm and optimal (GLPK) contact forces for the object's weight, and the\n"
+    "parallel-manipulator Jacobians. The model's mjhand plugins run while settling.\n"
+    "  --keyframe K    start from keyframe K (name or index)\n"
+    "  --qpos LIST     start from these nq comma-separated joint positions (instead of a keyframe)\n"
+    "  --settle S      simulate S seconds first so that the contacts settle (default 0)\n"
+    "  --object BODY   the grasped body (default: the object of the model's grasp_analysis plugin, else the only\n"
+    "                  free-jointed body that touches something)\n"
+    "  --json          print JSON (schema in docs/analyze.md) instead of text\n"
+    "  --linf-max-points N  compute the L-infinity epsilon only up to N Minkowski-sum points (default 10000,\n"
+    "                  about 2 s; 4 soft-finger contacts need 83521)\n"
+    "Exit status: 0 analysed (also degenerate grasps: see the notes), 1 model or simulation error,\n"
+    "2 bad command line (unknown option, keyframe or object, wrong qpos length).\n";
+
+// Keyframe by name, else by index; an unknown one lists what the model has.
+int find_keyframe(const mjModel* m, const std::string& k) {
+  const int id = mj_name2id(m, mjOBJ_KEY, k.c_str());
+  if (id >= 0) return id;
+  if (!k.empty() && k.find_first_not_of("0123456789") == std::string::npos && k.size() < 9) {
+    const int index = std::stoi(k);
+    if (index < m->nkey) return index;
+  }
+  std::string known;
+  for (int i = 0; i < m->nkey; ++i) known += (known.empty() ? "" : ", ") + mj_name(m, mjOBJ_KEY, i);
+  throw UsageError("--keyframe: no keyframe '" + k + "' in the model (" +
+                   (m->nkey ? std::to_string(m->nkey) + " keyframe(s): " + known + "; or an index 0.." +
+                                  std::to_string(m->nkey - 1)
+                            : std::string("it has no keyframes")) +
+                   ")");
+}
+
+std::vector<double> parse_qpos(const mjModel* m, const std::string& text) {
+  std::vector<double> q;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(item.c_str(), &end);
+    if (item.empty() || end != item.c_str() + item.size() || errno == ERANGE || !std::isfinite(v)) {
+      throw UsageError("--qpos: value " + std::to_string(q.size() + 1) + " '" + item + "' is not a finite number");
+    }
+    q.push_back(v);
+    start = comma + 1;
+  }
+  if (static_cast<int>(q.size()) != m->nq) {
+    throw UsageError("--qpos has " + std::to_string(q.size()) + " values but the model has nq = " +
+                     std::to_string(m->nq) + " (free joints take 7: position and quaternion)");
+  }
+  return q;
+}
+
+// The first grasp_analysis instance of the model, if any.
+const Instance* grasp_instance(const Host& host) {
+  for (const Instance& inst : host.instances()) {
+    if (grasp_analysis_hand(*inst.plugin)) return &inst;
+  }
+  return nullptr;
+}
+
+bool touches_something(const mjModel* m, const mjData* d, int body) {
+  for (int i = 0; i < d->ncon; ++i) {
+    if (m->geom_bodyid[d->contact[i].geom1] == body || m->geom_bodyid[d->contact[i].geom2] == body) return true;
+  }
+  return false;
+}
+
+// --object, else the plugin's object, else the only free-jointed body in contact.
+int choose_object(const mjModel* m, const mjData* d, const ArgReader& args, const Instance* plugin,
+                  std::string& source) {
+  if (args.has("--object")) {
+    const std::string name = args.get("--object", "");
+    const int id = mj_name2id(m, mjOBJ_BODY, name.c_str());
+    if (id < 0) throw UsageError("--object: no body named '" + name + "' in the model");
+    if (id == 0) throw UsageError("--object: the world body cannot be the object");
+    source = "--object";
+    return id;
+  }
+  if (plugin) {
+    source = "object of grasp_analysis instance '" + plugin->name + "'";
+    return grasp_analysis_hand(*plugin->plugin)->object_body;
+  }
+  std::vector<int> candidates;
+  for (int b = 1; b < m->nbody; ++b) {
+    const bool free = m->body_jntnum[b] >= 1 && m->jnt_type[m->body_jntadr[b]] == mjJNT_FREE;
+    if (free && touches_something(m, d, b)) candidates.push_back(b);
+  }
+  if (candidates.size() == 1) {
+    source = "the only free body in contact";
+    return candidates[0];
+  }
+  std::string names;
+  for (int b : candidates) names += " '" + mj_name(m, mjOBJ_BODY, b) + "'";
+  throw UsageError(candidates.empty()
+                       ? "cannot choose the object: no free-jointed body touches anything in this state; pass "
+                         "--object BODY (or --settle S to let contacts form)"
+                       : "cannot choose the object: " + std::to_string(candidates.size()) +
+                             " free bodies touch something (" + names.substr(1) + "); pass --object BODY");
+}
+
+// hand_from_moving_roots, with the model and object named in the error.
+HandModel default_hand(const mjModel* m, int object, const std::string& path) {
+  try {
+    return hand_from_moving_roots(m, object);
+  } catch (const GraspError& e) {
+    throw std::runtime_error(path + ": object '" + mj_name(m, mjOBJ_BODY, object) + "': " + e.what());
+  }
+}
+
+// The first reason the settled state is unusable, or "".
+std::string diverged(const mjModel* m, const mjData* d) {
+  for (int i = 0; i < m->nq; ++i) {
+    if (!std::isfinite(d->qpos[i])) return "qpos[" + std::to_string(i) + "] is not finite";
+  }
+  for (int i = 0; i < m->nv; ++i) {
+    if (!std::isfinite(d->qvel[i])) return "qvel[" + std::to_string(i) + "] is not finite";
+  }
+  if (d->warning[mjWARN_BADQACC].number) return "MuJoCo reported a bad qacc (simulation unstable)";
+  return "";
+}
+
+// ===============================================================================================================
+// PARALLEL-MANIPULATOR SECTION -- placeholder until plugin/parallel/ lands; the lead wires the real call here.
+// Borras & Dollar section 2.3: choosing the reciprocal screws along each contact's n, t, o makes J_Theta = J_H and
+// J_p = G^T (moments about the object reference instead of the base frame). Until the parallel-manipulator module
+// computes J_p and J_Theta itself, this fills exactly that choice, so the residual below is 0 by construction.
+// ===============================================================================================================
+ParallelSection add_parallel_section(const mjModel* /*m*/, const mjData* /*d*/, const HandModel& /*hand*/,
+                                     const std::vector<ReportContact>& /*contacts*/, const Eigen::MatrixXd& G,
+                                     const Eigen::MatrixXd& JH, const Eigen::Vector3d& /*reference*/) {
+  ParallelSection p;
+  p.placeholder = true;
+  p.source = "placeholder: J_p = G^T, J_Theta = J_H (screws along n, t, o; Borras & Dollar section 2.3)";
+  p.Jp = G.transpose();
+  p.JTheta = JH;
+  // Section 2.3's equivalence J_Theta^-1 J_p == J_H^-1 G^T, with pseudo-inverses for non-square Jacobians.
+  const Eigen::MatrixXd lhs = pseudo_inverse(p.JTheta) * p.Jp;
+  const Eigen::MatrixXd rhs = pseudo_inverse(JH) * G.transpose();
+  p.equivalence_residual = lhs.size() ? (lhs - rhs).cwiseAbs().maxCoeff() : 0.0;
+  p.note = "the parallel-manipulator module is not wired yet: these are the grasp-side matrices";
+  return p;
+}
+
+}  // namespace
+
+int cmd_analyze(const Args& args) {
+  if (wants_help(args)) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  ArgReader r(args, {"--keyframe", "--qpos", "--settle", "--object", "--linf-max-points"}, {"--json"});
+  if (r.positional().size() != 1) throw UsageError("expected exactly one MODEL.xml\n" + std::string(kUsage));
+  if (r.has("--keyframe") && r.has("--qpos")) throw UsageError("give --keyframe or --qpos, not both");
+  const std::string path = r.positional()[0];
+  const double settle = r.get_double("--settle", 0.0, 0.0, 1e5);
+
+  ModelPtr m = load_model(path);
+  AttachOptions opt;
+  opt.xml_path = path;
+  std::unique_ptr<Host> host = Host::attach(m.get(), opt);  // plugins run while settling (e.g. the hand closes)
+  DataPtr d = make_data(m.get());
+
+  AnalyzeReport rep;
+  rep.model_path = path;
+  rep.linf_max_points = r.get_int("--linf-max-points", rep.linf_max_points, 1, 100000000);
+  if (r.has("--keyframe")) {
+    rep.keyframe_index = find_keyframe(m.get(), r.get("--keyframe", ""));
+    rep.keyframe_name = mj_name(m.get(), mjOBJ_KEY, rep.keyframe_index);
+    rep.state_source = "keyframe";
+    mj_resetDataKeyframe(m.get(), d.get(), rep.keyframe_index);
+  } else if (r.has("--qpos")) {
+    const std::vector<double> q = parse_qpos(m.get(), r.get("--qpos", ""));
+    std::copy(q.begin(), q.end(), d->qpos);
+    rep.state_source = "qpos";
+  }
+  mj_forward(m.get(), d.get());
+  rep.settle_s = settle;
+  rep.settle_steps = std::lround(settle / m->opt.timestep);
+  for (long k = 0; k < rep.settle_steps; ++k) {
+    mj_step(m.get(), d.get());
+    const std::string bad = diverged(m.get(), d.get());
+    if (!bad.empty()) {
+      throw std::runtime_error(path + ": the simulation diverged while settling, at t = " + std::to_string(d->time) +
+                               " s: " + bad);
+    }
+  }
+  mj_forward(m.get(), d.get());  // contacts, forces and kinematics of the final state, consistently
+  rep.time = d->time;
+
+  const Instance* plugin = grasp_instance(*host);
+  const int object = choose_object(m.get(), d.get(), r, plugin, rep.object_source);
+  const bool plugin_hand = plugin && grasp_analysis_hand(*plugin->plugin)->object_body == object;
+  rep.hand_source = plugin_hand ? "fingers of grasp_analysis instance '" + plugin->name + "'"
+                                : "default: one finger per moving body hanging from a static one";
+  const HandModel hand = plugin_hand ? *grasp_analysis_hand(*plugin->plugin) : default_hand(m.get(), object, path);
+  analyze_grasp(m.get(), d.get(), hand, rep);
+  if (rep.analysed) {
+    rep.parallel = add_parallel_section(m.get(), d.get(), hand, rep.contacts, rep.G, rep.JH, rep.reference);
+  }
+  const std::string out = r.flag("--json") ? format_report_json(rep) : format_report_text(rep);
+  std::fputs(out.c_str(), stdout);
+  return 0;
+}
+
+}  // namespace mjhand::cli

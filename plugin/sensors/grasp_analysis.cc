@@ -1,0 +1,444 @@
+#include "sensors/grasp_analysis.h"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <thread>
+
+#include "grasp/grasp_quality.h"
+#include "grasp/grasp_state.h"
+#include "grasp/wrench_space.h"
+
+namespace mjhand {
+
+// ---------------------------------------------------------------------------------------------------------------
+// Default hand
+
+namespace {
+
+bool in_subtree(const mjModel* m, int body, int root) {
+  for (int b = body; b > 0; b = m->body_parentid[b]) {
+    if (b == root) return true;
+  }
+  return false;
+}
+
+bool has_free_joint(const mjModel* m, int body) {
+  return m->body_jntnum[body] >= 1 && m->jnt_type[m->body_jntadr[body]] == mjJNT_FREE;
+}
+
+// Bodies with joints whose parent is static, outside the object's subtree and not free-jointed.
+std::vector<int> moving_roots(const mjModel* m, int object_body) {
+  std::vector<int> roots;
+  for (int b = 1; b < m->nbody; ++b) {
+    if (in_subtree(m, b, object_body)) continue;
+    if (m->body_weldid[b] == 0) continue;                      // static: welded to the world
+    if (m->body_weldid[m->body_parentid[b]] != 0) continue;    // its parent moves: inside some root's subtree
+    if (has_free_joint(m, b)) continue;                        // another loose object, not a finger
+    roots.push_back(b);
+  }
+  return roots;
+}
+
+std::string no_hand_message() {
+  return "no hand found: besides the object, no body with joints hangs from a static body (name the finger roots "
+         "with fingers= or the palm with palm=)";
+}
+
+}  // namespace
+
+HandModel hand_from_moving_roots(const mjModel* m, int object_body) {
+  if (object_body < 1 || object_body >= m->nbody) {
+    throw GraspError("object body id " + std::to_string(object_body) + " is not a body of the model");
+  }
+  const std::vector<int> roots = moving_roots(m, object_body);
+  if (roots.empty()) throw GraspError(no_hand_message());
+  return hand_from_finger_roots(m, object_body, roots);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Allocation-free force closure
+
+const char* to_string(ForceClosureLP::Result r) {
+  switch (r) {
+    case ForceClosureLP::Result::kClosure: return "force closure";
+    case ForceClosureLP::Result::kNotClosure: return "not force closure";
+    case ForceClosureLP::Result::kNoContacts: return "no contacts";
+    case ForceClosureLP::Result::kRankDeficient: return "primitive wrenches span fewer than 6 dimensions";
+    case ForceClosureLP::Result::kSolverLimit: return "simplex iteration limit reached";
+    case ForceClosureLP::Result::kTooManyContacts: return "more contacts than the preallocated storage";
+  }
+  return "?";
+}
+
+ForceClosureLP::ForceClosureLP(int max_contacts, int cone_edges) : edges_(cone_edges), max_contacts_(max_contacts) {
+  if (cone_edges < 3) throw GraspError("force closure needs cone_edges >= 3");
+  if (max_contacts < 1) throw GraspError("force closure needs room for at least one contact");
+  const int cols = 2 * cone_edges * max_contacts;  // soft fingers have two primitives per edge
+  prim_.setZero(6, cols);
+  tableau_.setZero(7, cols + 7);
+}
+
+ForceClosureLP::Result ForceClosureLP::evaluate(const Contact* contacts, int count, const Eigen::Vector3d& p) {
+  pivots_ = 0;
+  if (count <= 0) return Result::kNoContacts;
+  if (count > max_contacts_) return Result::kTooManyContacts;
+  // Same torque length as ferrari_canny's default, so the two decide on the same primitive wrenches.
+  double L = 0;
+  for (int i = 0; i < count; ++i) L = std::max(L, (contacts[i].pos - p).norm());
+  if (!(L > 1e-12)) L = 1.0;
+  int K = 0;
+  for (int i = 0; i < count; ++i) {
+    K += primitive_wrenches(contacts[i], p, edges_, L, prim_.middleCols(K, prim_.cols() - K));
+  }
+  const auto W = prim_.leftCols(K);
+
+  // Spanning R^6: the 6 x 6 Gram matrix is non-singular (the same 1e-7 singular-value ratio as ferrari_canny's
+  // flatness test). Written as !(a > b) so that NaN input lands here too.
+  Eigen::Matrix<double, 6, 6> gram;
+  gram.noalias() = W * W.transpose();
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 6, 6>> eig(gram, Eigen::EigenvaluesOnly);
+  if (!(eig.eigenvalues()(0) > 1e-14 * eig.eigenvalues()(5))) return Result::kRankDeficient;
+
+  // Phase 1 of the simplex for W beta = b, beta >= 0, with alpha = 1 + beta, b = -W 1. Columns: beta (K),
+  // artificials (6), right-hand side. Row 6 holds the reduced costs of "minimise the sum of artificials".
+  auto T = tableau_.leftCols(K + 7);
+  const int rhs = K + 6;
+  const Eigen::Matrix<double, 6, 1> b = -W.rowwise().sum();
+  int basis[6];
+  for (int i = 0; i < 6; ++i) {
+    const double s = b(i) < 0 ? -1.0 : 1.0;
+    T.row(i).head(K) = s * W.row(i);
+    T.row(i).segment(K, 6).setZero();
+    T(i, K + i) = 1.0;
+    T(i, rhs) = s * b(i);
+    basis[i] = K + i;
+  }
+  for (int j = 0; j < K; ++j) T(6, j) = -T.col(j).head(6).sum();
+  T.row(6).segment(K, 6).setZero();
+  T(6, rhs) = -T.col(rhs).head(6).sum();
+  const double scale = 1.0 + b.cwiseAbs().sum();
+  constexpr double kPivotTol = 1e-11;
+  const int max_pivots = 50 * (K + 6) + 100;
+  while (true) {
+    // Bland's rule (lowest index enters, lowest basic index leaves on ties) cannot cycle.
+    int e = -1;
+    for (int j = 0; j < K; ++j) {
+      if (T(6, j) < -kPivotTol) {
+        e = j;
+        break;
+      }
+    }
+    if (e < 0) break;
+    int r = -1;
+    double best = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < 6; ++i) {
+      const double a = T(i, e);
+      if (!(a > kPivotTol)) continue;
+      const double ratio = T(i, rhs) / a;
+      if (ratio < best - 1e-15 * scale || (ratio <= best + 1e-15 * scale && r >= 0 && basis[i] < basis[r])) {
+        best = ratio;
+        r = i;
+      }
+    }
+    if (r < 0) break;  // unbounded direction: impossible for a phase-1 objective bounded below by 0
+    if (++pivots_ > max_pivots) return Result::kSolverLimit;
+    T.row(r) /= T(r, e);
+    for (int i = 0; i < 7; ++i) {
+      if (i == r) continue;
+      const double f = T(i, e);
+      if (f != 0.0) T.row(i) -= f * T.row(r);
+    }
+    basis[r] = e;
+  }
+  const double infeasibility = -T(6, rhs);  // sum of the artificials left
+  return infeasibility <= 1e-9 * scale ? Result::kClosure : Result::kNotClosure;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The sensor plugin
+
+const char* metric_name(GraspMetric metric) {
+  switch (metric) {
+    case GraspMetric::kContacts: return "contacts";
+    case GraspMetric::kSigmaMin: return "sigma_min";
+    case GraspMetric::kIsotropy: return "isotropy";
+    case GraspMetric::kForceClosure: return "force_closure";
+    case GraspMetric::kNormalForce: return "normal_force";
+    case GraspMetric::kConeMargin: return "cone_margin";
+    case GraspMetric::kEpsilon: return "epsilon";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr int kMetricCount = 7;
+
+enum class EpsilonMode { kOff, kL1, kLinf };
+
+struct Settings {
+  int sensor = -1;
+  std::vector<GraspMetric> outputs;
+  EpsilonMode epsilon = EpsilonMode::kOff;
+  int epsilon_every = 1;
+  int cone_edges = 8;
+  int max_contacts = 64;
+  int max_points = 2500;  // L-infinity Minkowski-sum points (a 6-D hull of many thousands takes seconds)
+};
+
+// Everything one evaluation writes into: preallocated at attach so that the per-step path never allocates.
+struct Scratch {
+  Scratch(const mjModel* m, const HandModel& hand, const Settings& s)
+      : grasp(m, hand, s.max_contacts), closure(s.max_contacts, s.cone_edges) {}
+  GraspData grasp;
+  ForceClosureLP closure;
+};
+
+// Plugins are shared by every thread stepping the model, so scratch space cannot be a plain member: a fixed set of
+// slots, one per hardware thread, is handed out with an atomic flag each. A thread that finds every slot busy (more
+// threads than cores) gets a temporary one, which allocates but stays correct.
+class ScratchPool {
+ public:
+  ScratchPool(const mjModel* m, const HandModel& hand, const Settings& s)
+      : m_(m), hand_(hand), settings_(s) {
+    const int n = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 2, 64);
+    busy_ = std::make_unique<std::atomic<bool>[]>(n);
+    for (int i = 0; i < n; ++i) {
+      slots_.push_back(std::make_unique<Scratch>(m, hand, s));
+      busy_[i].store(false);
+    }
+  }
+
+  // RAII hold on one slot (or a temporary).
+  class Lease {
+   public:
+    explicit Lease(ScratchPool& pool) : pool_(pool) {
+      for (size_t i = 0; i < pool.slots_.size(); ++i) {
+        if (!pool.busy_[i].exchange(true, std::memory_order_acquire)) {
+          index_ = static_cast<int>(i);
+          return;
+        }
+      }
+      temporary_ = std::make_unique<Scratch>(pool.m_, pool.hand_, pool.settings_);
+    }
+    ~Lease() {
+      if (index_ >= 0) pool_.busy_[index_].store(false, std::memory_order_release);
+    }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    Scratch& get() { return index_ >= 0 ? *pool_.slots_[index_] : *temporary_; }
+
+   private:
+    ScratchPool& pool_;
+    int index_ = -1;
+    std::unique_ptr<Scratch> temporary_;
+  };
+
+ private:
+  const mjModel* m_;
+  const HandModel& hand_;
+  Settings settings_;
+  std::vector<std::unique_ptr<Scratch>> slots_;
+  std::unique_ptr<std::atomic<bool>[]> busy_;
+};
+
+// State (epsilon only): [0] time of the last evaluation, [1] its value, [2] 1 once evaluated.
+class GraspAnalysis : public Plugin {
+ public:
+  GraspAnalysis(const mjModel* m, HandModel hand, Settings s)
+      : hand_(std::move(hand)), s_(std::move(s)), pool_(m, hand_, s_) {
+    claim_sensor(s_.sensor);
+  }
+  int capabilities() const override { return kCapSensor; }
+  int nstate() const override { return s_.epsilon == EpsilonMode::kOff ? 0 : 3; }
+  const HandModel& hand() const { return hand_; }
+
+  void sensor(const mjModel* m, mjData* d, int stage, mjtNum* state) const override {
+    if (stage != mjSTAGE_ACC) return;  // contact forces exist only after the constraint solver
+    mjtNum* out = d->sensordata + m->sensor_adr[s_.sensor];
+    double v[kMetricCount] = {0, 0, 0, 0, 0, 0, 0};
+    try {
+      evaluate(m, d, state, v);
+    } catch (const std::exception& e) {
+      // Never let an exception cross MuJoCo's C frames; report and write zeros rather than garbage.
+      for (double& x : v) x = 0;
+      mju_warning_s("mjhand grasp_analysis: %s", e.what());
+    }
+    for (size_t k = 0; k < s_.outputs.size(); ++k) out[k] = v[static_cast<int>(s_.outputs[k])];
+  }
+
+ private:
+  void evaluate(const mjModel* m, const mjData* d, mjtNum* state, double* v) const {
+    ScratchPool::Lease lease(pool_);
+    Scratch& s = lease.get();
+    compute_grasp(m, d, hand_, s.grasp);
+    const int n = static_cast<int>(s.grasp.contacts.size());
+    v[static_cast<int>(GraspMetric::kContacts)] = n;
+    if (n > 0) {
+      const Eigen::Matrix<double, 6, 1> sv = grasp_singular_values(s.grasp.G());
+      const double smin = grasp_sigma_min(s.grasp.G());
+      v[static_cast<int>(GraspMetric::kSigmaMin)] = smin;
+      v[static_cast<int>(GraspMetric::kIsotropy)] = sv(0) > 0 ? smin / sv(0) : 0.0;
+      v[static_cast<int>(GraspMetric::kForceClosure)] =
+          s.closure.evaluate(s.grasp.contacts.data(), n, s.grasp.reference) == ForceClosureLP::Result::kClosure;
+      double normal = 0, margin = std::numeric_limits<double>::infinity();
+      for (const Contact& c : s.grasp.contacts) {
+        double lambda[4] = {0, 0, 0, 0};
+        mujoco_contact_force(m, d, c, lambda);
+        normal += lambda[0];
+        margin = std::min(margin, friction_cone_margin(c, lambda));
+      }
+      v[static_cast<int>(GraspMetric::kNormalForce)] = normal;
+      v[static_cast<int>(GraspMetric::kConeMargin)] = margin;
+    }
+    if (s_.epsilon != EpsilonMode::kOff) {
+      // Time-triggered (the sensor runs again in every mj_forward): evaluate when epsilon_every steps have passed,
+      // or when time went backwards (a state was restored without resetting userdata).
+      const double period = s_.epsilon_every * m->opt.timestep;
+      const bool due = state[2] == 0 || d->time < state[0] || d->time >= state[0] + period - 0.5 * m->opt.timestep;
+      if (due) {
+        double eps = 0;
+        if (n > 0) {
+          WrenchSpaceOptions opt;
+          opt.cone_edges = s_.cone_edges;
+          opt.norm = s_.epsilon == EpsilonMode::kL1 ? WrenchNorm::kL1 : WrenchNorm::kLinf;
+          opt.max_points = s_.max_points;  // above it ferrari_canny refuses and epsilon reads 0
+          eps = ferrari_canny(s.grasp.contacts, s.grasp.reference, opt).epsilon;  // 0 unless force closure
+        }
+        state[0] = d->time;
+        state[1] = eps;
+        state[2] = 1;
+      }
+      v[static_cast<int>(GraspMetric::kEpsilon)] = state[1];
+    }
+    for (int k = 0; k < kMetricCount; ++k) {
+      if (!std::isfinite(v[k])) v[k] = 0;  // never hand NaN to a log: the inputs were not finite
+    }
+  }
+
+  HandModel hand_;
+  Settings s_;
+  mutable ScratchPool pool_;  // internally synchronised scratch; the plugin's results depend only on mjData
+};
+
+std::vector<GraspMetric> parse_outputs(const Config& cfg, bool epsilon_on) {
+  std::vector<GraspMetric> out;
+  if (!cfg.has("outputs")) {
+    for (int k = 0; k < kMetricCount; ++k) {
+      if (static_cast<GraspMetric>(k) != GraspMetric::kEpsilon || epsilon_on) out.push_back(static_cast<GraspMetric>(k));
+    }
+    return out;
+  }
+  const std::string text = cfg.get_string("outputs");
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string name = text.substr(start, comma - start);
+    int found = -1;
+    for (int k = 0; k < kMetricCount; ++k) {
+      if (name == metric_name(static_cast<GraspMetric>(k))) found = k;
+    }
+    if (found < 0) {
+      cfg.fail("outputs", "unknown output '" + name +
+                              "' (known: contacts, sigma_min, isotropy, force_closure, normal_force, cone_margin, epsilon)");
+    }
+    const GraspMetric metric = static_cast<GraspMetric>(found);
+    if (std::find(out.begin(), out.end(), metric) != out.end()) cfg.fail("outputs", "'" + name + "' is listed twice");
+    if (metric == GraspMetric::kEpsilon && !epsilon_on) {
+      cfg.fail("outputs", "'epsilon' is listed but epsilon=off (set epsilon=l1 or epsilon=linf)");
+    }
+    out.push_back(metric);
+    start = comma + 1;
+  }
+  if (epsilon_on && std::find(out.begin(), out.end(), GraspMetric::kEpsilon) == out.end()) {
+    cfg.fail("outputs", "epsilon is computed (epsilon=" + cfg.get_string("epsilon") + ") but not listed");
+  }
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<Plugin> make_grasp_analysis_plugin(const mjModel* m, const Config& cfg) {
+  const int object = cfg.get_object("object", mjOBJ_BODY);
+  if (object == 0) cfg.fail("object", "the world body cannot be the object");
+  Settings s;
+  const std::string eps = cfg.get_choice_or("epsilon", "off", {"off", "l1", "linf"});
+  s.epsilon = eps == "l1" ? EpsilonMode::kL1 : eps == "linf" ? EpsilonMode::kLinf : EpsilonMode::kOff;
+  s.epsilon_every = cfg.get_int_or("epsilon_every", 1, 1, 1000000);
+  if (cfg.has("epsilon_every") && s.epsilon == EpsilonMode::kOff) {
+    cfg.fail("epsilon_every", "has no effect with epsilon=off (set epsilon=l1 or epsilon=linf)");
+  }
+  s.cone_edges = cfg.get_int_or("cone_edges", 8, 3, 64);
+  s.max_contacts = cfg.get_int_or("max_contacts", 64, 1, 1000);
+  s.max_points = cfg.get_int_or("max_points", 2500, 7, 100000000);
+  if (cfg.has("max_points") && s.epsilon != EpsilonMode::kLinf) {
+    cfg.fail("max_points", "limits the L-infinity epsilon only (set epsilon=linf)");
+  }
+  s.outputs = parse_outputs(cfg, s.epsilon != EpsilonMode::kOff);
+
+  s.sensor = cfg.get_object("sensor", mjOBJ_SENSOR);
+  const std::string label = object_label(m, mjOBJ_SENSOR, s.sensor);
+  if (m->sensor_type[s.sensor] != mjSENS_USER) cfg.fail("sensor", "sensor " + label + " is not a <user> sensor");
+  if (m->sensor_needstage[s.sensor] != mjSTAGE_ACC) {
+    cfg.fail("sensor", "sensor " + label +
+                           " needs needstage=\"acc\" (contact forces are known only after the constraint solver)");
+  }
+  if (m->sensor_datatype[s.sensor] != mjDATATYPE_REAL) {
+    cfg.fail("sensor", "sensor " + label + " needs datatype=\"real\" (the cone margin can be negative)");
+  }
+  if (m->sensor_dim[s.sensor] != static_cast<int>(s.outputs.size())) {
+    std::string names;
+    for (GraspMetric g : s.outputs) names += (names.empty() ? "" : ",") + std::string(metric_name(g));
+    cfg.fail("sensor", "sensor " + label + " has dim " + std::to_string(m->sensor_dim[s.sensor]) + " but writes " +
+                           std::to_string(s.outputs.size()) + " values (" + names + ")");
+  }
+
+  // The conditions hand_from_finger_roots / hand_from_palm reject, checked here first so that the message names
+  // the key and the offending body.
+  const std::string object_name = object_label(m, mjOBJ_BODY, object);
+  auto check_roots = [&](const std::string& key, const std::vector<int>& roots) {
+    for (size_t i = 0; i < roots.size(); ++i) {
+      const std::string root = object_label(m, mjOBJ_BODY, roots[i]);
+      if (roots[i] == 0) cfg.fail(key, "the world body cannot be part of the hand");
+      if (in_subtree(m, object, roots[i])) cfg.fail(key, "the object " + object_name + " lies in the subtree of " + root);
+      for (size_t j = 0; j < roots.size(); ++j) {
+        if (i != j && roots[i] == roots[j]) cfg.fail(key, root + " is listed twice");
+        if (i != j && in_subtree(m, roots[i], roots[j])) {
+          cfg.fail(key, "finger root " + root + " lies inside finger " + object_label(m, mjOBJ_BODY, roots[j]));
+        }
+      }
+    }
+  };
+  if (cfg.has("fingers") && cfg.has("palm")) {
+    cfg.get_string("palm");
+    cfg.fail("palm", "give either fingers= (finger root bodies) or palm= (its children are the fingers), not both");
+  }
+  std::vector<int> roots;
+  if (cfg.has("fingers")) {
+    roots = cfg.get_objects("fingers", mjOBJ_BODY);
+    check_roots("fingers", roots);
+  } else if (cfg.has("palm")) {
+    const int palm = cfg.get_object("palm", mjOBJ_BODY);
+    if (palm == 0) cfg.fail("palm", "the world body cannot be the palm (name the finger roots with fingers=)");
+    if (in_subtree(m, object, palm)) cfg.fail("palm", "the object " + object_name + " is attached to the palm");
+    for (int b = 1; b < m->nbody; ++b) {
+      if (m->body_parentid[b] == palm) roots.push_back(b);  // what hand_from_palm takes as fingers
+    }
+    if (roots.empty()) cfg.fail("palm", "palm " + object_label(m, mjOBJ_BODY, palm) + " has no child bodies (fingers)");
+  } else {
+    roots = moving_roots(m, object);
+    if (roots.empty()) cfg.fail("object", no_hand_message());
+  }
+  // Every condition hand_from_finger_roots rejects was checked above, so nothing throws while the hand is built.
+  return std::make_unique<GraspAnalysis>(m, hand_from_finger_roots(m, object, roots), std::move(s));
+}
+
+const HandModel* grasp_analysis_hand(const Plugin& plugin) {
+  const auto* g = dynamic_cast<const GraspAnalysis*>(&plugin);
+  return g ? &g->hand() : nullptr;
+}
+
+}  // namespace mjhand

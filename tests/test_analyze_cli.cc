@@ -1,0 +1,423 @@
+// `mjhand analyze` as a user runs it: the JSON parses and carries the library's G and J_H for the same state; every
+// degenerate input gets the documented exit status and message and never a NaN or infinity.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "grasp/contact_frames.h"
+#include "grasp/grasp_matrix.h"
+#include "grasp/hand_jacobian.h"
+#include "grasp/grasp_quality.h"
+#include "host/host.h"
+#include "sensors/grasp_analysis.h"
+#include "test_util.h"
+
+using namespace mjhand;
+using mjhand_test::run_cli;
+using mjhand_test::source_path;
+
+namespace {
+
+// A minimal strict JSON reader, independent of the CLI's writer, so that "it parses" means something.
+struct Json {
+  enum Type { kNull, kBool, kNumber, kString, kArray, kObject } type = kNull;
+  bool boolean = false;
+  double number = 0;
+  std::string string;
+  std::vector<Json> items;
+  std::vector<std::pair<std::string, Json>> members;
+
+  bool has(const std::string& k) const {
+    for (const auto& m : members) {
+      if (m.first == k) return true;
+    }
+    return false;
+  }
+  const Json& operator[](const std::string& k) const {
+    for (const auto& m : members) {
+      if (m.first == k) return m.second;
+    }
+    throw std::runtime_error("JSON has no key '" + k + "'");
+  }
+  const Json& operator[](size_t i) const { return items.at(i); }
+  size_t size() const { return type == kArray ? items.size() : members.size(); }
+};
+
+class JsonParser {
+ public:
+  explicit JsonParser(const std::string& text) : s_(text) {}
+  Json parse() {
+    Json v = value();
+    space();
+    if (i_ != s_.size()) fail("trailing characters");
+    return v;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& why) {
+    throw std::runtime_error("JSON error at offset " + std::to_string(i_) + ": " + why);
+  }
+  void space() {
+    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
+  }
+  bool take(const char* word) {
+    const size_t n = std::char_traits<char>::length(word);
+    if (s_.compare(i_, n, word) != 0) return false;
+    i_ += n;
+    return true;
+  }
+  std::string str() {
+    if (s_[i_] != '"') fail("expected a string");
+    std::string out;
+    for (++i_; i_ < s_.size() && s_[i_] != '"'; ++i_) {
+      const char c = s_[i_];
+      if (static_cast<unsigned char>(c) < 0x20) fail("raw control character in a string");
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      const char e = s_.at(++i_);
+      const std::map<char, char> simple{{'"', '"'}, {'\\', '\\'}, {'/', '/'}, {'b', '\b'},
+                                        {'f', '\f'}, {'n', '\n'}, {'r', '\r'}, {'t', '\t'}};
+      if (simple.count(e)) {
+        out += simple.at(e);
+      } else if (e == 'u') {
+        out += static_cast<char>(std::stoi(s_.substr(i_ + 1, 4), nullptr, 16));  // tests only see ASCII escapes
+        i_ += 4;
+      } else {
+        fail("bad escape");
+      }
+    }
+    if (i_ >= s_.size()) fail("unterminated string");
+    ++i_;
+    return out;
+  }
+  Json value() {
+    space();
+    if (i_ >= s_.size()) fail("unexpected end");
+    Json v;
+    const char c = s_[i_];
+    if (c == '{') {
+      v.type = Json::kObject;
+      ++i_;
+      space();
+      if (s_[i_] == '}') return ++i_, v;
+      while (true) {
+        space();
+        std::string k = str();
+        space();
+        if (s_[i_++] != ':') fail("expected ':'");
+        v.members.emplace_back(k, value());
+        space();
+        if (s_[i_] == ',') {
+          ++i_;
+          continue;
+        }
+        if (s_[i_++] != '}') fail("expected ',' or '}'");
+        return v;
+      }
+    }
+    if (c == '[') {
+      v.type = Json::kArray;
+      ++i_;
+      space();
+      if (s_[i_] == ']') return ++i_, v;
+      while (true) {
+        v.items.push_back(value());
+        space();
+        if (s_[i_] == ',') {
+          ++i_;
+          continue;
+        }
+        if (s_[i_++] != ']') fail("expected ',' or ']'");
+        return v;
+      }
+    }
+    if (c == '"') {
+      v.type = Json::kString;
+      v.string = str();
+      return v;
+    }
+    if (take("true")) return v.type = Json::kBool, v.boolean = true, v;
+    if (take("false")) return v.type = Json::kBool, v;
+    if (take("null")) return v;
+    // Numbers: JSON grammar only (no NaN, Infinity, hex, leading '+').
+    const std::regex number(R"(-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?)");
+    std::smatch mt;
+    const std::string rest = s_.substr(i_, 40);
+    if (!std::regex_search(rest, mt, number, std::regex_constants::match_continuous)) fail("bad value");
+    v.type = Json::kNumber;
+    v.number = std::strtod(mt.str().c_str(), nullptr);
+    i_ += mt.length();
+    return v;
+  }
+  const std::string& s_;
+  size_t i_ = 0;
+};
+
+Json parse_json(const std::string& text) { return JsonParser(text).parse(); }
+
+// True when the output shows a NaN or an infinity as a number ("nan", "inf", "-inf", "infinity"; not "L-inf").
+bool shows_non_finite(const std::string& out) {
+  static const std::regex bad(R"((^|[^A-Za-z0-9_-])-?(nan|inf|infinity)([^A-Za-z0-9_]|$))", std::regex::icase);
+  return std::regex_search(out, bad);
+}
+
+constexpr double kBallR = 0.03;
+constexpr double kTipR = 0.01;
+
+// Fingers on slide joints from a static palm, tips touching a ball at the given azimuths on its equator (zero net
+// force, no gravity: the state is what the test sets). Options: a welded ball, a second free ball resting on it, a
+// grasp_analysis instance with `grasp` as its data, a keyframe "open" with every finger pulled back.
+std::string pinch_model(const std::string& name, const std::vector<double>& azimuths, int condim, bool free_ball,
+                        bool second_ball = false, const std::string& grasp = "") {
+  std::ostringstream x;
+  x.precision(17);
+  x << "<mujoco><option timestep=\"0.002\" gravity=\"0 0 0\"/><worldbody><body name=\"palm\">";
+  for (size_t i = 0; i < azimuths.size(); ++i) {
+    const double a = azimuths[i] * M_PI / 180;
+    const Eigen::Vector3d u(std::cos(a), std::sin(a), 0);
+    const Eigen::Vector3d p = Eigen::Vector3d(0, 0, 0.3) + (kBallR + kTipR - 2e-4) * u;
+    x << "<body name=\"f" << i << "\" pos=\"" << p.transpose() << "\"><joint name=\"s" << i
+      << "\" type=\"slide\" axis=\"" << (-u).transpose() << "\"/><geom name=\"tip" << i << "\" type=\"sphere\" size=\""
+      << kTipR << "\" mass=\"0.01\" condim=\"" << condim << "\"/></body>";
+  }
+  x << "</body><body name=\"ball\" pos=\"0 0 0.3\">" << (free_ball ? "<freejoint/>" : "")
+    << "<geom name=\"ball\" type=\"sphere\" size=\"" << kBallR << "\" mass=\"0.1\" condim=\"" << condim << "\"/></body>";
+  if (second_ball) {
+    x << "<body name=\"ball2\" pos=\"0 0 " << 0.3 + 2 * kBallR - 2e-4 << "\"><freejoint/><geom type=\"sphere\" size=\""
+      << kBallR << "\" mass=\"0.1\"/></body>";
+  }
+  std::ostringstream key;  // MuJoCo counts a trailing space as one more value
+  key.precision(17);
+  for (size_t i = 0; i < azimuths.size(); ++i) key << (i ? " " : "") << -0.01;
+  if (free_ball) key << " 0 0 0.3 1 0 0 0";
+  if (second_ball) key << " 0 0 " << 0.3 + 2 * kBallR - 2e-4 << " 1 0 0 0";
+  x << "</worldbody><keyframe><key name=\"open\" qpos=\"" << key.str() << "\"/></keyframe>";
+  if (!grasp.empty()) {
+    x << "<size nuserdata=\"4\"/><sensor><user name=\"g\" objtype=\"body\" objname=\"ball\" datatype=\"real\" "
+         "needstage=\"acc\" dim=\"6\"/></sensor><custom><text name=\"mjhand:g\" data=\""
+      << grasp << "\"/></custom>";
+  }
+  x << "</mujoco>";
+  const std::string path = mjhand_test::fresh_temp_dir("analyze_" + name) + "/" + name + ".xml";
+  std::ofstream(path) << x.str();
+  return path;
+}
+
+// Runs analyze; the output never shows NaN or infinity.
+mjhand_test::CliResult analyze(const std::string& args) {
+  const mjhand_test::CliResult r = run_cli("analyze " + args);
+  INFO("mjhand analyze " << args << "\n" << r.output);
+  CHECK_FALSE(shows_non_finite(r.output));
+  return r;
+}
+
+bool note_contains(const Json& j, const std::string& text) {
+  for (const Json& n : j["notes"].items) {
+    if (n.string.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("analyze --json parses and its G and J_H equal the library's for the same state", "[analyze]") {
+  const std::string scene = source_path("models/grasp_sensor_scene.xml");
+  const auto r = analyze(scene + " --settle 1 --json");
+  REQUIRE(r.status == 0);
+  const Json j = parse_json(r.output);
+  CHECK(j["schema_version"].number == 1);
+  CHECK(j["state"]["settle_steps"].number == 500);
+  CHECK(j["object"]["body"].string == "ball");
+  CHECK(j["object"]["free_joint"].boolean);
+  CHECK(j["analysed"].boolean);
+  const Json& contacts = j["contacts"];
+  REQUIRE(contacts.size() == 4);
+  CHECK(j["ignored_contacts"].size() == 1);  // the ball on the table
+  CHECK(j["ignored_contacts"][0]["reason"].string.find("belongs to no finger") != std::string::npos);
+  CHECK(j["hand"]["dofs"].size() == 12);
+
+  // The same state in this process: load, attach, forward, 500 steps, forward (what analyze does).
+  auto m = mjhand_test::load_xml_file(scene);
+  auto host = Host::attach(m.get());
+  auto d = mjhand_test::make_data(m.get());
+  mj_forward(m.get(), d.get());
+  for (int i = 0; i < 500; ++i) mj_step(m.get(), d.get());
+  mj_forward(m.get(), d.get());
+  const HandModel& hand = *grasp_analysis_hand(*host->find("grasp")->plugin);
+  std::vector<Contact> all;
+  all.reserve(64);
+  collect_contacts(m.get(), d.get(), hand, all);
+  REQUIRE(all.size() == 4);
+  std::vector<Contact> ordered;  // in the order the JSON lists them
+  for (const Json& c : contacts.items) {
+    for (const Contact& k : all) {
+      if (k.mj_contact == static_cast<int>(c["mj_index"].number)) ordered.push_back(k);
+    }
+  }
+  REQUIRE(ordered.size() == 4);
+  const Eigen::Vector3d p = object_center(d.get(), hand);
+  const Eigen::MatrixXd G = grasp_matrix(ordered, p);
+  const Eigen::MatrixXd JH = hand_jacobian(m.get(), d.get(), hand, ordered);
+  const Json& jg = j["G"];
+  REQUIRE(jg.size() == 6);
+  double worst = 0;
+  for (int r = 0; r < 6; ++r) {
+    REQUIRE(jg[r].size() == static_cast<size_t>(G.cols()));
+    for (int c = 0; c < G.cols(); ++c) worst = std::max(worst, std::abs(jg[r][c].number - G(r, c)));
+  }
+  const Json& jh = j["JH"];
+  REQUIRE(jh.size() == static_cast<size_t>(JH.rows()));
+  for (int r = 0; r < JH.rows(); ++r) {
+    REQUIRE(jh[r].size() == 12);
+    for (int c = 0; c < 12; ++c) worst = std::max(worst, std::abs(jh[r][c].number - JH(r, c)));
+  }
+  std::printf("[analyze] max |JSON - library| over G (6 x %d) and J_H (%d x 12): %.3g\n", static_cast<int>(G.cols()),
+              static_cast<int>(JH.rows()), worst);
+  CHECK(worst < 1e-12);
+  for (int k = 0; k < 3; ++k) CHECK(j["reference_m"][k].number == Approx(p(k)).margin(1e-15));
+  const GraspQuality q = grasp_quality(G, JH);
+  CHECK(j["quality"]["sigma_min_G"].number == Approx(q.sigma_min_G).epsilon(1e-12));
+  CHECK(j["quality"]["rank_G"].number == 6);
+  CHECK(j["force_closure"].boolean);
+  CHECK(j["epsilon"]["L1"]["epsilon"].number > 0);
+  CHECK(j["epsilon"]["Linf"]["status"].string == "too_many_points");  // 4 soft fingers: 83521 points by default
+  // The optimal forces hold the weight (0.05 kg) inside the cones.
+  CHECK(j["optimal_forces"]["status"].string == "optimal");
+  CHECK(j["optimal_forces"]["wrench_residual"].number < 1e-9);
+  CHECK(j["optimal_forces"]["total_normal_force_N"].number > 0.05 * 9.81 * 0.5);
+  CHECK(j["parallel"]["placeholder"].boolean);
+  CHECK(j["parallel"]["Jp"].size() == 16);
+  CHECK(j["parallel"]["equivalence_residual"].number == 0);
+}
+
+TEST_CASE("analyze prints readable sections and answers --help", "[analyze]") {
+  const auto r = analyze(source_path("models/grasp_sensor_scene.xml") + " --settle 1");
+  REQUIRE(r.status == 0);
+  for (const char* section : {"contacts: 4 between the object and the hand", "grasp matrix G (6 x 16)",
+                              "hand Jacobian J_H (16 x 12)", "quality:", "mobility: Grubler", "force closure",
+                              "epsilon L1 =", "min-norm lambda", "optimal (GLPK", "parallel manipulator", "notes:"}) {
+    CHECK_THAT(r.output, Catch::Contains(section));
+  }
+  const auto h = run_cli("analyze --help");
+  CHECK(h.status == 0);
+  for (const char* opt : {"--keyframe", "--qpos", "--settle", "--object", "--json", "--linf-max-points"}) {
+    CHECK_THAT(h.output, Catch::Contains(opt));
+  }
+  CHECK_THAT(run_cli("--help").output, Catch::Contains("analyze"));
+}
+
+TEST_CASE("analyze: degenerate grasps get an answer, not a NaN or a crash", "[analyze]") {
+  SECTION("no contacts") {
+    const auto r = analyze(source_path("models/grasp_sensor_scene.xml") + " --json");  // hand still open
+    REQUIRE(r.status == 0);
+    const Json j = parse_json(r.output);
+    CHECK_FALSE(j["analysed"].boolean);
+    CHECK(j["contacts"].size() == 0);
+    CHECK(j["G"].size() == 6);
+    CHECK(j["G"][0].size() == 0);
+    CHECK(j["quality"].type == Json::kNull);
+    CHECK(note_contains(j, "no contact between the object 'ball' and the hand"));
+    const auto t = analyze(source_path("models/grasp_sensor_scene.xml"));
+    CHECK_THAT(t.output, Catch::Contains("contacts: 0") && Catch::Contains("no contact between"));
+  }
+  SECTION("one contact: rank G = 3") {
+    const auto r = analyze(pinch_model("one", {0}, 3, true) + " --json");
+    REQUIRE(r.status == 0);
+    const Json j = parse_json(r.output);
+    CHECK(j["contacts"].size() == 1);
+    CHECK(j["quality"]["rank_G"].number == 3);
+    CHECK(j["quality"]["sigma_min_G"].number == 0);
+    CHECK(j["epsilon"]["L1"]["status"].string == "rank_deficient");
+    CHECK_FALSE(j["force_closure"].boolean);
+    CHECK(j["mobility"]["indeterminate"].number == 3);
+    CHECK(note_contains(j, "rank G = 3 < 6"));
+    // uniformity of a singular H_O is infinite: written as null and explained.
+    CHECK(j["quality"]["uniformity_HO"].type == Json::kNull);
+    CHECK(note_contains(j, "quality.uniformity_HO is not finite"));
+    const auto t = analyze(pinch_model("one", {0}, 3, true));
+    CHECK_THAT(t.output, Catch::Contains("uniformity n/a"));
+  }
+  SECTION("two antipodal hard fingers: rank G = 5, not force closure") {
+    const auto r = analyze(pinch_model("two", {0, 180}, 3, true) + " --json");
+    REQUIRE(r.status == 0);
+    const Json j = parse_json(r.output);
+    CHECK(j["quality"]["rank_G"].number == 5);
+    CHECK(j["mobility"]["internal_forces"].number == 1);
+    CHECK_FALSE(j["force_closure"].boolean);
+    CHECK(note_contains(j, "rank G = 5 < 6"));
+  }
+  SECTION("a contact on a link of no finger is listed as ignored") {
+    const std::string model = pinch_model("nofinger", {0, 120, 240}, 3, true, false,
+                                          "type=grasp_analysis object=ball sensor=g fingers=f0,f1");
+    const auto r = analyze(model + " --json");
+    REQUIRE(r.status == 0);
+    const Json j = parse_json(r.output);
+    CHECK(j["hand"]["fingers"].size() == 2);
+    CHECK(j["contacts"].size() == 2);
+    REQUIRE(j["ignored_contacts"].size() == 1);
+    CHECK(j["ignored_contacts"][0]["other_body"].string == "f2");
+    CHECK(j["ignored_contacts"][0]["reason"].string == "body 'f2' belongs to no finger");
+    CHECK(j["object"]["source"].string == "object of grasp_analysis instance 'g'");
+  }
+  SECTION("an object without a free joint is analysed, with a note") {
+    const auto r = analyze(pinch_model("welded", {0, 120, 240}, 3, false) + " --object ball --json");
+    REQUIRE(r.status == 0);
+    const Json j = parse_json(r.output);
+    CHECK_FALSE(j["object"]["free_joint"].boolean);
+    CHECK(j["contacts"].size() == 3);
+    CHECK(j["quality"]["rank_G"].number == 6);
+    CHECK(note_contains(j, "has no free joint"));
+  }
+  SECTION("keyframes by name and index") {
+    const std::string model = pinch_model("key", {0, 120, 240}, 3, true);
+    auto r = analyze(model + " --keyframe open --object ball --json");
+    REQUIRE(r.status == 0);
+    Json j = parse_json(r.output);
+    CHECK(j["state"]["keyframe"].string == "open");
+    CHECK(j["contacts"].size() == 0);  // fingers pulled back 1 cm
+    r = analyze(model + " --keyframe 0 --object ball --json");
+    REQUIRE(r.status == 0);
+    CHECK(parse_json(r.output)["state"]["keyframe_index"].number == 0);
+  }
+}
+
+TEST_CASE("analyze: bad command lines exit 2 with a message naming the problem", "[analyze]") {
+  const std::string scene = source_path("models/grasp_sensor_scene.xml");
+  const std::string pinch = pinch_model("bad", {0, 120, 240}, 3, true);
+  struct Bad {
+    std::string args;
+    int status;
+    std::vector<std::string> expect;
+  };
+  const std::vector<Bad> bad = {
+      {scene + " --keyframe grasped", 2, {"--keyframe: no keyframe 'grasped'", "it has no keyframes"}},
+      {pinch + " --keyframe 3", 2, {"no keyframe '3'", "1 keyframe(s): open", "index 0..0"}},
+      {scene + " --qpos 0,0,0", 2, {"--qpos has 3 values but the model has nq = 19"}},
+      {scene + " --qpos 0,x", 2, {"--qpos: value 2 'x' is not a finite number"}},
+      {scene + " --object nope", 2, {"--object: no body named 'nope'"}},
+      {scene + " --object world", 2, {"the world body cannot be the object"}},
+      {scene + " --keyframe 0 --qpos 1", 2, {"give --keyframe or --qpos, not both"}},
+      {scene + " --settle -1", 2, {"'--settle'"}},
+      {scene + " --jsn", 2, {"unknown option '--jsn'"}},
+      {"/nonexistent/model.xml", 1, {"/nonexistent/model.xml"}},
+      {pinch_model("ambiguous", {0, 120, 240}, 3, true, true), 2,
+       {"cannot choose the object: 2 free bodies touch something ('ball' 'ball2'); pass --object BODY"}},
+      {pinch + " --keyframe open", 2, {"no free-jointed body touches anything", "--object BODY"}},
+  };
+  for (const Bad& b : bad) {
+    const auto r = analyze(b.args);
+    INFO(b.args << "\n" << r.output);
+    CHECK(r.status == b.status);
+    for (const std::string& e : b.expect) CHECK_THAT(r.output, Catch::Contains(e));
+  }
+}
