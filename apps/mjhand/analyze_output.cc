@@ -192,8 +192,11 @@ std::string format_report_text(const AnalyzeReport& r) {
     t.matrix(o, p.Jp, "J_p");
     o << "  J_Theta (" << p.JTheta.rows() << " x " << p.JTheta.cols() << "):\n";
     t.matrix(o, p.JTheta, "J_Theta");
-    o << "  equivalence residual max |J_Theta^+ J_p - J_H^+ G^T| = "
-      << t.num(p.equivalence_residual, "equivalence residual") << "\n";
+    o << "  J_p moment reference: " << t.vec(p.jp_reference, "J_p reference") << " m (world)\n";
+    o << "  equivalence residual |J_Theta^+ J_p S - J_H^+ G^T| = "
+      << t.num(p.equivalence_residual, "equivalence residual") << " (relative "
+      << t.num(p.relative_residual, "relative residual") << "); |J_Theta - J_H| = "
+      << t.num(p.jtheta_vs_jh, "J_Theta vs J_H") << ", |J_p S - G^T| = " << t.num(p.jp_vs_gt, "J_p vs G^T") << "\n";
     if (!p.note.empty()) o << "  " << p.note << "\n";
   }
 
@@ -380,11 +383,14 @@ std::string format_report_json(const AnalyzeReport& r) {
     const ParallelSection& p = r.parallel;
     j.key("parallel");
     j.begin_object();
-    j.field("placeholder", p.placeholder);
     j.field("source", p.source);
     j.matrix("Jp", p.Jp);
     j.matrix("JTheta", p.JTheta);
+    j.vector("jp_reference_m", p.jp_reference);
     j.field("equivalence_residual", p.equivalence_residual);
+    j.field("relative_residual", p.relative_residual);
+    j.field("jtheta_vs_jh", p.jtheta_vs_jh);
+    j.field("jp_vs_gt", p.jp_vs_gt);
     j.field("note", p.note);
     j.end_object();
   } else {

@@ -150,13 +150,7 @@ void analyze_grasp(const mjModel* m, const mjData* d, const HandModel& hand, Ana
   mujoco_contact_forces(m, d, contacts, lambda_mj);
   r.mujoco_wrench = balanced_wrench(r.G, lambda_mj);
   r.min_norm = min_norm_forces(contacts, r.G, r.gravity);
-  // Workaround: round-off entries of G (~1e-18 where a moment arm is parallel to a force) make GLPK's automatic
-  // scaling in optimal_forces report a force-closure grasp as infeasible or unbounded; they are noise, so drop them.
-  Eigen::MatrixXd G_lp = r.G;
-  const double tiny = 1e-12 * r.G.cwiseAbs().maxCoeff();
-  G_lp = G_lp.unaryExpr([tiny](double v) { return std::abs(v) <= tiny ? 0.0 : v; });
-  r.optimal = optimal_forces(contacts, G_lp, r.gravity);
-  if (r.optimal.ok()) r.optimal.wrench_residual = (r.G * r.optimal.lambda + r.gravity).norm();
+  r.optimal = optimal_forces(contacts, r.G, r.gravity);
   r.tau_optimal = Eigen::VectorXd::Zero(r.JH.cols());
   if (r.optimal.lambda.size() == rows) joint_torques(r.JH, r.optimal.lambda, r.tau_optimal);
   if (!r.optimal.ok()) {

@@ -33,10 +33,12 @@ struct IgnoredContact {
 // The parallel-manipulator view (Borras & Dollar Table 1 column 2): reciprocal-screw Jacobian J_p (m x 6) and
 // J_Theta (m x n_hand), and how far J_Theta^+ J_p is from J_H^+ G^T (section 2.3's equivalence).
 struct ParallelSection {
-  bool placeholder = true;          // true while J_p = G^T, J_Theta = J_H (screws along n, t, o; section 2.3)
-  std::string source;               // what computed J_p and J_Theta
+  std::string source;  // what computed J_p and J_Theta
   Eigen::MatrixXd Jp, JTheta;
-  double equivalence_residual = 0;  // max |J_Theta^+ J_p - J_H^+ G^T|
+  Eigen::Vector3d jp_reference = Eigen::Vector3d::Zero();  // J_p's moment reference [m, world]
+  // Section 2.3: |J_Theta^+ J_p S - J_H^+ G^T| (Frobenius), S moving J_p's reference to G's; and its relative size.
+  double equivalence_residual = 0, relative_residual = 0;
+  double jtheta_vs_jh = 0, jp_vs_gt = 0;  // |J_Theta - J_H|, |J_p S - G^T|: 0 for choice (b) up to round-off
   std::string note;
 };
 

@@ -16,6 +16,7 @@
 #include "grasp/grasp_statics.h"
 #include "host/host.h"
 #include "io/model_io.h"
+#include "parallel/grasp_equivalence.h"
 #include "sensors/grasp_analysis.h"
 
 namespace mjhand::cli {
@@ -149,25 +150,30 @@ std::string diverged(const mjModel* m, const mjData* d) {
   return "";
 }
 
-// ===============================================================================================================
-// PARALLEL-MANIPULATOR SECTION -- placeholder until plugin/parallel/ lands; the lead wires the real call here.
-// Borras & Dollar section 2.3: choosing the reciprocal screws along each contact's n, t, o makes J_Theta = J_H and
-// J_p = G^T (moments about the object reference instead of the base frame). Until the parallel-manipulator module
-// computes J_p and J_Theta itself, this fills exactly that choice, so the residual below is 0 by construction.
-// ===============================================================================================================
-ParallelSection add_parallel_section(const mjModel* /*m*/, const mjData* /*d*/, const HandModel& /*hand*/,
-                                     const std::vector<ReportContact>& /*contacts*/, const Eigen::MatrixXd& G,
-                                     const Eigen::MatrixXd& JH, const Eigen::Vector3d& /*reference*/) {
+// Borras & Dollar section 2.3, choice (b): reciprocal screws along n, t, o at each contact, J_Theta from MuJoCo's own
+// joint twists (mj_jac), J_p about the world origin; the residual checks J_Theta^+ J_p S = J_H^+ G^T.
+ParallelSection add_parallel_section(const mjModel* m, const mjData* d, const HandModel& hand,
+                                     const std::vector<ReportContact>& contacts, const Eigen::MatrixXd& G,
+                                     const Eigen::MatrixXd& JH, const Eigen::Vector3d& reference) {
+  std::vector<Contact> cs;
+  for (const ReportContact& c : contacts) cs.push_back(c.contact);
   ParallelSection p;
-  p.placeholder = true;
-  p.source = "placeholder: J_p = G^T, J_Theta = J_H (screws along n, t, o; Borras & Dollar section 2.3)";
-  p.Jp = G.transpose();
-  p.JTheta = JH;
-  // Section 2.3's equivalence J_Theta^-1 J_p == J_H^-1 G^T, with pseudo-inverses for non-square Jacobians.
-  const Eigen::MatrixXd lhs = pseudo_inverse(p.JTheta) * p.Jp;
-  const Eigen::MatrixXd rhs = pseudo_inverse(JH) * G.transpose();
-  p.equivalence_residual = lhs.size() ? (lhs - rhs).cwiseAbs().maxCoeff() : 0.0;
-  p.note = "the parallel-manipulator module is not wired yet: these are the grasp-side matrices";
+  ParallelView v;
+  try {
+    v = parallel_view(m, d, hand, cs, G, reference, JH);
+  } catch (const std::exception& e) {  // e.g. non-finite input: say so instead of printing garbage
+    p.source = "not computed";
+    p.note = e.what();
+    return p;
+  }
+  p.source = "reciprocal screws along n, t, o (section 2.3 choice b), joint twists from mj_jac";
+  p.Jp = v.Jp;
+  p.JTheta = v.JTheta;
+  p.jp_reference = v.jp_reference;
+  p.equivalence_residual = v.residual;
+  p.relative_residual = v.relative_residual;
+  p.jtheta_vs_jh = v.jtheta_vs_jh;
+  p.jp_vs_gt = v.jp_vs_gt;
   return p;
 }
 
