@@ -154,3 +154,38 @@ TEST_CASE("mjhand make-hand writes a loadable model, and names file, line and fi
                            Catch::Contains("links[1].a"));
   CHECK_FALSE(std::filesystem::exists(dir + "/bad.xml"));
 }
+
+TEST_CASE("mjhand run starts from a keyframe preset or a qpos list, and rejects unknown or malformed ones", "[cli]") {
+  const std::string hand = source_path("models/direct_drive_hand.xml");
+  const std::string out = temp_dir("run_keyframe");
+  // The direct-drive hand's point_finger preset: finger 2 (joints 4-6) straight, the others closed at 90 deg.
+  Result r = run_cli("run " + hand + " --keyframe point_finger --duration 0.002 --out " + out);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("start: keyframe 'point_finger' (#2)"));
+  std::istringstream lines(read_all(out + "/trajectory.csv"));
+  std::string header, first;
+  std::getline(lines, header);
+  std::getline(lines, first);
+  std::vector<double> row;
+  std::stringstream cells(first);
+  for (std::string cell; std::getline(cells, cell, ',');) row.push_back(std::stod(cell));
+  REQUIRE(row.size() > 15);
+  CHECK(row[1] == Approx(1.5707963267948966));  // qpos columns follow time
+  CHECK(row[4] == 0.0);
+  CHECK(row[7] == Approx(1.5707963267948966));
+  r = run_cli("run " + hand + " --keyframe 1 --duration 0.002 --out " + out);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("start: keyframe 'close_hand' (#1)"));
+  r = run_cli("run " + hand + " --keyframe fist --duration 0.002 --out " + out);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("no keyframe 'fist'") && Catch::Contains("point_finger"));
+  r = run_cli("run " + hand + " --qpos 0,0 --out " + out);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("--qpos has 2 values but the model has nq = 15"));
+  r = run_cli("run " + hand + " --qpos 0,0,0,0,0,0,0,0,0,0,0,0,0,0,nan --out " + out);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("value 15 'nan' is not a finite number"));
+  r = run_cli("run " + hand + " --keyframe 0 --qpos 0 --out " + out);
+  CHECK(r.status == 2);
+}

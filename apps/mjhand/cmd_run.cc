@@ -9,7 +9,9 @@
 #include <sstream>
 #include <vector>
 
+#include "analyze_report.h"
 #include "args.h"
+#include "model_state.h"
 #include "commands.h"
 #include "host/host.h"
 #include "io/model_io.h"
@@ -20,7 +22,7 @@ namespace mjhand::cli {
 namespace {
 const char* kUsage =
     "usage: mjhand run MODEL.xml [--duration S] [--out DIR] [--log-every N] [--set I.K=V]... [--set-file F]\n"
-    "                 [--quiet]\n"
+    "                 [--keyframe K | --qpos v1,v2,...] [--quiet]\n"
     "\n"
     "Simulates MODEL.xml with the mjhand plugin instances it declares and reports what happened.\n"
     "  --duration S    simulated time in seconds (default 2)\n"
@@ -29,6 +31,8 @@ const char* kUsage =
     "  --set I.K=V     set key K of plugin instance I to V (setpoints, gains, trajectories) for this run;\n"
     "                  repeatable, e.g. --set close.target=0.3 --set close.tau=0.5\n"
     "  --set-file F    the same, one I.K=V per line ('#' starts a comment)\n"
+    "  --keyframe K    start from keyframe K (name or index; e.g. a preset pose) instead of qpos0\n"
+    "  --qpos LIST     start from these nq comma-separated joint positions\n"
     "  --quiet         print only the output paths\n";
 
 // First problem that makes the rollout meaningless (NaN state or a MuJoCo instability warning), or "".
@@ -112,7 +116,9 @@ int cmd_run(const Args& args) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  ArgReader r(args, {"--duration", "--out", "--log-every", "--set-file"}, {"--quiet"}, {"--set"});
+  ArgReader r(args, {"--duration", "--out", "--log-every", "--set-file", "--keyframe", "--qpos"}, {"--quiet"},
+              {"--set"});
+  if (r.has("--keyframe") && r.has("--qpos")) throw UsageError("give --keyframe or --qpos, not both");
   if (r.positional().size() != 1) throw UsageError("expected exactly one MODEL.xml\n" + std::string(kUsage));
   const std::string path = r.positional()[0];
   const double duration = r.get_double("--duration", 2.0, 1e-9, 1e7);
@@ -154,6 +160,16 @@ int cmd_run(const Args& args) {
     throw UsageError(msg);
   }
   DataPtr d = make_data(m.get());
+  std::string start = "qpos0";
+  if (r.has("--keyframe")) {
+    const int key = find_keyframe(m.get(), r.get("--keyframe", ""));
+    mj_resetDataKeyframe(m.get(), d.get(), key);
+    start = "keyframe '" + mj_name(m.get(), mjOBJ_KEY, key) + "' (#" + std::to_string(key) + ")";
+  } else if (r.has("--qpos")) {
+    const std::vector<double> q = parse_qpos(m.get(), r.get("--qpos", ""));
+    std::copy(q.begin(), q.end(), d->qpos);
+    start = "--qpos";
+  }
   mj_forward(m.get(), d.get());  // fills sensors and plugin state for the first log row
 
   const std::vector<int> fk = fk_sensors(*host);
@@ -183,6 +199,7 @@ int cmd_run(const Args& args) {
   s << "mjhand run " << path << "\n";
   s << "  model: nq=" << m->nq << " nv=" << m->nv << " nu=" << m->nu << " nsensor=" << m->nsensor
     << " timestep=" << m->opt.timestep << " s\n";
+  s << "  start: " << start << "\n";
   s << "  plugins: " << host->instances().size() << " instance(s)";
   for (const auto& inst : host->instances()) s << "  " << inst.name << " (" << inst.type << ")";
   s << "\n";

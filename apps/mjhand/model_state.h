@@ -1,0 +1,17 @@
+// Model states given on the command line (keyframe by name or index, a qpos list), shared by the subcommands.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <string>
+#include <vector>
+
+namespace mjhand::cli {
+
+// Keyframe by name, else by index; an unknown one throws UsageError listing what the model has.
+int find_keyframe(const mjModel* m, const std::string& k);
+
+// nq comma-separated finite numbers, else UsageError naming the bad value or the length mismatch.
+std::vector<double> parse_qpos(const mjModel* m, const std::string& text);
+
+}  // namespace mjhand::cli
