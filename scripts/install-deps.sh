@@ -12,6 +12,7 @@ PKGS=(
   catch2                 # unit tests (v2)
   libyaml-cpp-dev        # hand description parser (line numbers in errors)
   libbenchmark-dev       # Google Benchmark for the benchmark program
+  gnuplot-nox            # PNG plots of `mjhand current-study` (direct-drive hand currents, power, heating)
   xvfb xauth             # headless GL for viewer smoke tests
 )
 SUDO=""

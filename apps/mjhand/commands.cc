@@ -4,13 +4,12 @@
 
 namespace mjhand::cli {
 
-int cmd_analyze(const Args& args);  // mjhand analyze MODEL.xml [...] (cmd_analyze.cc)
-
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"make-hand", "write MJCF for a hand description (DH tables in YAML)", cmd_make_hand},
       {"run", "simulate a model with its mjhand plugins, write a CSV log and print a summary", cmd_run},
       {"analyze", "analyse the grasp in a model state: G, J_H, quality, closure, epsilon, forces", cmd_analyze},
+      {"current-study", "direct-drive hand: coil currents, power, heating (Figures 2-4)", cmd_current_study},
   };
   return table;
 }
