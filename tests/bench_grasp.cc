@@ -1,12 +1,16 @@
 // Benchmarks of the grasp analysis: per-step G + J_H + sigma_min(G) for a 4-contact grasp (contacts read from
-// MuJoCo, target < 3 us), and Ferrari-Canny epsilon with 8-edge cones (target < 1 ms).
-//   ./build/tests/bench_grasp --benchmark_enable_random_interleaving=true --benchmark_repetitions=10
+// MuJoCo, target < 3 us), and Ferrari-Canny epsilon with 8-edge cones (target < 1 ms), mjhand's hull against qhull
+// (the reference) on the same contacts. Prints each pair's ratio of median CPU times, measured in one process.
+//   ./build/tests/bench_grasp --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
 //     --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <cstdio>
+#include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "grasp/grasp_quality.h"
 #include "grasp/grasp_state.h"
@@ -59,12 +63,15 @@ void BM_GraspMatrixHandJacobianSigmaMin(benchmark::State& state) {
 }
 BENCHMARK(BM_GraspMatrixHandJacobianSigmaMin);
 
-void BM_FerrariCannyL1_8Edges(benchmark::State& state) {
+// L1 epsilon of the scene's 4 hard contacts x 8 edges (32 wrenches, 1008 facets = 1158 simplices) with the given hull
+// code. The target: < 1 ms.
+void epsilon_benchmark(benchmark::State& state, mjhand::WrenchHullMethod hull) {
   Scene s;
   mjhand::GraspData gd(s.m.get(), s.hand, 16);
   mjhand::compute_grasp(s.m.get(), s.d.get(), s.hand, gd);
   mjhand::WrenchSpaceOptions opt;
   opt.cone_edges = 8;
+  opt.hull = hull;
   mjhand::EpsilonResult r;
   for (auto _ : state) {
     r = mjhand::ferrari_canny(gd.contacts, gd.reference, opt);
@@ -72,9 +79,48 @@ void BM_FerrariCannyL1_8Edges(benchmark::State& state) {
   }
   state.counters["epsilon"] = r.epsilon;
   state.counters["facets"] = r.facets;
+  state.counters["points"] = r.points;
+  state.counters["qhull"] = r.hull == mjhand::WrenchHullMethod::kQhull;  // 1 when qhull produced the numbers
+}
+
+void BM_FerrariCannyL1_8Edges(benchmark::State& state) { epsilon_benchmark(state, mjhand::WrenchHullMethod::kFast); }
+void BM_FerrariCannyL1_8Edges_Qhull(benchmark::State& state) {
+  epsilon_benchmark(state, mjhand::WrenchHullMethod::kQhull);
 }
 BENCHMARK(BM_FerrariCannyL1_8Edges)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FerrariCannyL1_8Edges_Qhull)->Unit(benchmark::kMicrosecond);
+
+// Collects median (or single-run) CPU times and prints fast/qhull ratios at the end.
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& r : runs) {
+      const bool median = r.aggregate_name == "median";
+      if ((r.run_type == Run::RT_Aggregate && !median) || r.error_occurred) continue;
+      const std::string name = r.run_name.function_name;
+      if (median || !times_.count(name)) times_[name] = r.GetAdjustedCPUTime();
+    }
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    ratio("FerrariCannyL1_8Edges fast / qhull", "BM_FerrariCannyL1_8Edges", "BM_FerrariCannyL1_8Edges_Qhull");
+  }
+
+ private:
+  void ratio(const char* label, const std::string& a, const std::string& b) {
+    if (times_.count(a) && times_.count(b)) std::printf("ratio %s (CPU) = %.4f\n", label, times_[a] / times_[b]);
+  }
+  std::map<std::string, double> times_;
+};
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}

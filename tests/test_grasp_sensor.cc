@@ -313,7 +313,10 @@ TEST_CASE("grasp_analysis: epsilon only when configured, and no allocation per s
     CHECK(sigma_changes >= 190);  // the per-step metrics follow the grasp
     if (c.dim == 7) {
       CHECK(epsilon > 0);  // three hard fingers around the equator with mu = 1: force closure
-      CHECK(epsilon_changes == c.evaluations);  // and epsilon moves only when it is evaluated
+      // Epsilon moves only when it is evaluated. Between two evaluations the grasp may only scale (then epsilon is
+      // exactly the same double from the certified hull), so one evaluation may leave it unchanged.
+      CHECK(epsilon_changes <= c.evaluations);
+      CHECK(epsilon_changes >= c.evaluations - 1);
     }
 #if MJHAND_COUNT_MALLOC
     // Without epsilon nothing allocates; with it, at most the evaluating steps do (the hull code allocates).

@@ -1,5 +1,6 @@
 // Grasp wrench space (GWS) from linearised friction cones: Ferrari-Canny epsilon (L1 and L-infinity), GWS volume and
-// the force-closure test, with the convex hull computed by qhull (reentrant libqhull_r).
+// the force-closure test. The hull comes from mjhand's certified 6-D quickhull (wrench_space_hull.h), with qhull
+// (reentrant libqhull_r) as the reference and the fallback.
 #pragma once
 
 #include <Eigen/Core>
@@ -15,14 +16,22 @@ enum class WrenchNorm {
   kLinf,  // every normal force <= 1: GWS = Minkowski sum over contacts of conv({0} u primitive wrenches)
 };
 
+// Which convex-hull code computes the wrench space.
+enum class WrenchHullMethod {
+  kFast,   // L1: WrenchHull (simplicial quickhull, certified), falling back to qhull when it cannot certify its hull;
+           // L-infinity: qhull (see docs/grasp-analysis.md)
+  kQhull,  // qhull with its default options (merged facets, exact pre-merge): the reference
+};
+
 struct WrenchSpaceOptions {
   int cone_edges = 8;            // primitive forces per contact: n + mu (cos(2 pi k/N) t + sin(2 pi k/N) o)
   double torque_length = 0.0;    // L [m]: moments are divided by L so they compare with forces; <= 0 selects
                                  // max_i |c_i - p| (the grasp's own radius, scale invariant)
   WrenchNorm norm = WrenchNorm::kL1;
-  bool compute_volume = false;   // GWS volume (extra qhull pass)
+  bool compute_volume = false;   // GWS volume (one 6 x 6 determinant per hull simplex; qhull: an extra pass)
   int max_points = 200000;       // L-infinity enumerates prod_i (K_i + 1) sums; more than this is refused
   double closure_tol = 1e-10;    // the origin must be this far (scaled units) inside every facet to count as closure
+  WrenchHullMethod hull = WrenchHullMethod::kFast;
 };
 
 enum class EpsilonStatus {
@@ -45,9 +54,10 @@ struct EpsilonResult {
                               // outside (a lower bound of how far); equals epsilon for force closure
   double volume = 0.0;        // GWS volume (if asked), in the scaled (N, N m / L) units
   double torque_length = 0.0; // the L used [m]
-  int points = 0;             // wrenches given to qhull
-  int facets = 0;
+  int points = 0;             // wrenches given to the hull
+  int facets = 0;             // hull facets (coplanar simplices merged, as qhull reports them)
   std::string message;
+  WrenchHullMethod hull = WrenchHullMethod::kFast;  // options.hull, or kQhull when the fast hull fell back to it
 
   bool force_closure() const { return status == EpsilonStatus::kForceClosure; }
 };
