@@ -18,6 +18,7 @@
 #include "host/host.h"
 #include "io/model_io.h"
 #include "test_util.h"
+#include "bench_util.h"
 
 namespace {
 
@@ -68,7 +69,8 @@ const std::map<std::string, Variant>& variants() {
         ""}},
       {"feedforward",
        {actuator_block("motor", ""),
-        std::string("<text name=\"mjhand:ff\" data=\"type=computed_torque law=feedforward trajectory=quintic T=1 joints=") +
+        std::string("<text name=\"mjhand:ff\" data=\"type=computed_torque law=feedforward trajectory=quintic T=1 "
+                    "joints=") +
             kHandJoints + " q1=" + kClose + "\"/>",
         ""}},
   };
@@ -167,44 +169,14 @@ void BM_Replayed(benchmark::State& state, const std::string& name) {
   }
 }
 
-// Prints controlled/replayed ratios of the medians (or of single runs) per variant.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& r : runs) {
-      const bool median = r.aggregate_name == "median";
-      if ((r.run_type == Run::RT_Aggregate && !median) || r.error_occurred) continue;
-      const std::string name = r.run_name.function_name;
-      // CPU time: robust to the other core being busy (wall time doubles when it is).
-      if (median || !times_.count(name)) times_[name] = r.GetAdjustedCPUTime();
-    }
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    for (const auto& [name, v] : variants()) {
-      const std::string a = "Controlled/" + name, b = "Replayed/" + name;
-      if (times_.count(a) && times_.count(b)) {
-        std::printf("ratio %s: controlled / replayed mj_step = %.4f\n", name.c_str(), times_[a] / times_[b]);
-      }
-    }
-  }
-
- private:
-  std::map<std::string, double> times_;
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::vector<mjhand_bench::RatioPair> pairs;
   for (const auto& [name, v] : variants()) {
     benchmark::RegisterBenchmark(("Controlled/" + name).c_str(), BM_Controlled, name);
     benchmark::RegisterBenchmark(("Replayed/" + name).c_str(), BM_Replayed, name);
+    pairs.push_back({name + ": controlled / replayed mj_step", "Controlled/" + name, "Replayed/" + name});
   }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  return 0;
+  return mjhand_bench::run_benchmarks(argc, argv, pairs, mjhand_bench::RatioReporter::Clock::kCpu);
 }

@@ -17,6 +17,7 @@
 #include "direct_drive/finger.h"
 #include "hand/build_model.h"
 #include "io/model_io.h"
+#include "bench_util.h"
 
 namespace {
 
@@ -126,39 +127,12 @@ BENCHMARK(BM_MujocoFullMRneFinger);
 BENCHMARK(BM_ClosedFormHand);
 BENCHMARK(BM_MujocoFullMRneHand);
 
-// Collects median (or single-run) times and prints candidate/baseline ratios at the end.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& r : runs) {
-      const bool median = r.aggregate_name == "median";
-      if (r.run_type == Run::RT_Aggregate && !median) continue;
-      if (r.error_occurred) continue;
-      const std::string name = r.run_name.function_name;
-      if (median || !times_.count(name)) times_[name] = r.GetAdjustedRealTime();
-    }
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    ratio("ClosedFormFinger / MujocoFullMRneFinger", "BM_ClosedFormFinger", "BM_MujocoFullMRneFinger");
-    ratio("ClosedFormHand / MujocoFullMRneHand", "BM_ClosedFormHand", "BM_MujocoFullMRneHand");
-  }
-
- private:
-  void ratio(const char* label, const std::string& a, const std::string& b) {
-    if (times_.count(a) && times_.count(b)) std::printf("ratio %s = %.4f\n", label, times_[a] / times_[b]);
-  }
-  std::map<std::string, double> times_;
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  return 0;
+  return mjhand_bench::run_benchmarks(
+      argc, argv,
+      {{"ClosedFormFinger / MujocoFullMRneFinger", "BM_ClosedFormFinger", "BM_MujocoFullMRneFinger"},
+       {"ClosedFormHand / MujocoFullMRneHand", "BM_ClosedFormHand", "BM_MujocoFullMRneHand"}},
+      mjhand_bench::RatioReporter::Clock::kWall);
 }

@@ -18,6 +18,7 @@
 #include "host/registry.h"
 #include "io/model_io.h"
 #include "kinematics/forward_kinematics.h"
+#include "bench_util.h"
 
 namespace {
 
@@ -128,33 +129,6 @@ BENCHMARK(BM_MjhandFkJacobianAllFingers);
 BENCHMARK(BM_StepBare);
 BENCHMARK(BM_StepWithNoopPluginHost);
 
-// Collects median (or single-run) times and prints candidate/baseline ratios at the end.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& r : runs) {
-      const bool median = r.aggregate_name == "median";
-      if (r.run_type == Run::RT_Aggregate && !median) continue;
-      if (r.error_occurred) continue;
-      const std::string name = r.run_name.function_name;
-      if (median || !times_.count(name)) times_[name] = r.GetAdjustedRealTime();
-    }
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    ratio("MjhandFkJacobianAllFingers / MujocoKinematicsJacSite", "BM_MjhandFkJacobianAllFingers",
-          "BM_MujocoKinematicsJacSite");
-    ratio("StepWithNoopPluginHost / StepBare", "BM_StepWithNoopPluginHost", "BM_StepBare");
-  }
-
- private:
-  void ratio(const char* label, const std::string& a, const std::string& b) {
-    if (times_.count(a) && times_.count(b)) std::printf("ratio %s = %.4f\n", label, times_[a] / times_[b]);
-  }
-  std::map<std::string, double> times_;
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -162,10 +136,10 @@ int main(int argc, char** argv) {
                                [](const mjModel*, const mjhand::Config&) {
                                  return std::unique_ptr<mjhand::Plugin>(new NoopPlugin());
                                });
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  return 0;
+  return mjhand_bench::run_benchmarks(
+      argc, argv,
+      {{"MjhandFkJacobianAllFingers / MujocoKinematicsJacSite", "BM_MjhandFkJacobianAllFingers",
+        "BM_MujocoKinematicsJacSite"},
+       {"StepWithNoopPluginHost / StepBare", "BM_StepWithNoopPluginHost", "BM_StepBare"}},
+      mjhand_bench::RatioReporter::Clock::kWall);
 }

@@ -16,6 +16,7 @@
 #include "grasp/grasp_state.h"
 #include "grasp/wrench_space.h"
 #include "test_util.h"
+#include "bench_util.h"
 
 namespace {
 
@@ -90,37 +91,11 @@ void BM_FerrariCannyL1_8Edges_Qhull(benchmark::State& state) {
 BENCHMARK(BM_FerrariCannyL1_8Edges)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_FerrariCannyL1_8Edges_Qhull)->Unit(benchmark::kMicrosecond);
 
-// Collects median (or single-run) CPU times and prints fast/qhull ratios at the end.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& r : runs) {
-      const bool median = r.aggregate_name == "median";
-      if ((r.run_type == Run::RT_Aggregate && !median) || r.error_occurred) continue;
-      const std::string name = r.run_name.function_name;
-      if (median || !times_.count(name)) times_[name] = r.GetAdjustedCPUTime();
-    }
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    ratio("FerrariCannyL1_8Edges fast / qhull", "BM_FerrariCannyL1_8Edges", "BM_FerrariCannyL1_8Edges_Qhull");
-  }
-
- private:
-  void ratio(const char* label, const std::string& a, const std::string& b) {
-    if (times_.count(a) && times_.count(b)) std::printf("ratio %s (CPU) = %.4f\n", label, times_[a] / times_[b]);
-  }
-  std::map<std::string, double> times_;
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  return 0;
+  return mjhand_bench::run_benchmarks(
+      argc, argv,
+      {{"FerrariCannyL1_8Edges fast / qhull", "BM_FerrariCannyL1_8Edges", "BM_FerrariCannyL1_8Edges_Qhull"}},
+      mjhand_bench::RatioReporter::Clock::kCpu);
 }
