@@ -3,6 +3,7 @@
 #include "computed_torque/computed_torque.h"
 #include "dc_motor/dc_motor.h"
 #include "direct_drive/dynamic_model.h"
+#include "hand_object/hand_object.h"
 #include "host/registry.h"
 #include "pid/pid.h"
 #include "posture/posture.h"
@@ -28,6 +29,7 @@ void register_builtin_plugins(PluginRegistry& registry) {
                 make_torque_control_plugin});
   registry.add({"computed_torque", "computed-torque / feed-forward joint control on quintic, cosine or via-point paths",
                 make_computed_torque_plugin});
+  registry.add({"hand_object", "grasped-object pose control: Cartesian PID, G^+ W + squeeze", make_hand_object_plugin});
   register_direct_drive_model();  // computed_torque's model=direct_drive (closed-form M, V, G of the direct-drive hand)
 }
 

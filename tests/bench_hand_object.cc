@@ -1,0 +1,167 @@
+// Benchmark of the hand-object controller (plugin hand_object, e_GRASP eqs 39-44): mj_step of models/egrasp_hold.xml
+// with the controller against the bare mj_step of the same scene, both replaying the same states (snapshots of a
+// controlled Fig. 8 run, restored every 50 steps; the bare side holds the controller's torques of the snapshot).
+// Target: ratio < 1.15. Also counts heap allocations per controlled step (expected 0; skipped under ASan).
+//   ./build/tests/bench_hand_object --benchmark_repetitions=20 --benchmark_enable_random_interleaving=true
+//     --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hand_object/hand_object.h"
+#include "host/host.h"
+#include "io/model_io.h"
+#include "bench_util.h"
+
+// ---- allocation counter: this program's malloc family forwards to glibc's and counts while armed ------------------
+#if !defined(__SANITIZE_ADDRESS__) && defined(__GLIBC__)
+extern "C" {
+void* __libc_malloc(size_t);
+void* __libc_calloc(size_t, size_t);
+void* __libc_realloc(void*, size_t);
+void __libc_free(void*);
+}
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+}  // namespace
+extern "C" {
+void* malloc(size_t n) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_malloc(n);
+}
+void* calloc(size_t k, size_t n) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_calloc(k, n);
+}
+void* realloc(void* p, size_t n) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_realloc(p, n);
+}
+void free(void* p) { __libc_free(p); }
+}
+#define MJHAND_COUNT_ALLOCATIONS 1
+#endif
+
+namespace {
+
+const std::string kModel = std::string(MJHAND_SOURCE_DIR) + "/models/egrasp_hold.xml";
+constexpr int kRestoreEvery = 50;
+
+// A controlled state to restart from: everything mj_step reads.
+struct Snapshot {
+  double time;
+  std::vector<mjtNum> qpos, qvel, ctrl, userdata, warmstart;
+};
+
+// One snapshot every 50 ms of a 3 s controlled Fig. 8 run (the hold phase and the moving phase).
+const std::vector<Snapshot>& snapshots() {
+  static const std::vector<Snapshot> snaps = [] {
+    mjhand::ModelPtr m = mjhand::load_model(kModel);
+    mjhand::AttachOptions opt;
+    opt.xml_path = kModel;
+    auto host = mjhand::Host::attach(m.get(), opt);
+    mjhand::DataPtr d = mjhand::make_data(m.get());
+    std::vector<Snapshot> out;
+    for (int k = 1; k <= 3000; ++k) {
+      mj_step(m.get(), d.get());
+      if (k % 50 == 0) {
+        out.push_back({d->time, std::vector<mjtNum>(d->qpos, d->qpos + m->nq),
+                       std::vector<mjtNum>(d->qvel, d->qvel + m->nv), std::vector<mjtNum>(d->ctrl, d->ctrl + m->nu),
+                       std::vector<mjtNum>(d->userdata, d->userdata + m->nuserdata),
+                       std::vector<mjtNum>(d->qacc_warmstart, d->qacc_warmstart + m->nv)});
+      }
+    }
+    return out;
+  }();
+  return snaps;
+}
+
+void restore(const mjModel* m, mjData* d, const Snapshot& s) {
+  d->time = s.time;
+  mju_copy(d->qpos, s.qpos.data(), m->nq);
+  mju_copy(d->qvel, s.qvel.data(), m->nv);
+  mju_copy(d->ctrl, s.ctrl.data(), m->nu);
+  mju_copy(d->userdata, s.userdata.data(), m->nuserdata);
+  mju_copy(d->qacc_warmstart, s.warmstart.data(), m->nv);
+}
+
+void step_benchmark(benchmark::State& state, bool controlled) {
+  const std::vector<Snapshot>& snaps = snapshots();
+  mjhand::ModelPtr m = mjhand::load_model(kModel);
+  std::unique_ptr<mjhand::Host> host;
+  if (controlled) {
+    mjhand::AttachOptions opt;
+    opt.xml_path = kModel;
+    host = mjhand::Host::attach(m.get(), opt);
+  }
+  mjhand::DataPtr d = mjhand::make_data(m.get());
+  size_t next = 0;
+  int k = 0;
+  restore(m.get(), d.get(), snaps[next]);
+  for (auto _ : state) {
+    mj_step(m.get(), d.get());
+    if (++k == kRestoreEvery) {
+      k = 0;
+      next = (next + 1) % snaps.size();
+      restore(m.get(), d.get(), snaps[next]);
+    }
+  }
+}
+
+void BM_StepBare(benchmark::State& state) { step_benchmark(state, false); }
+void BM_StepHandObject(benchmark::State& state) { step_benchmark(state, true); }
+
+// The controller's compute() alone on one grasp state (plain class), for orientation.
+void BM_HandObjectCompute(benchmark::State& state) {
+  mjhand::ModelPtr m = mjhand::load_model(kModel);
+  auto o = mjhand::HandObjectController::for_hand(m.get(), mj_name2id(m.get(), mjOBJ_BODY, "ball"),
+                                                  mj_name2id(m.get(), mjOBJ_BODY, "palm"));
+  mjhand::HandObjectController ctl(m.get(), o);
+  mjhand::DataPtr d = mjhand::make_data(m.get());
+  mj_forward(m.get(), d.get());
+  std::vector<mjtNum> s(ctl.nstate());
+  ctl.reset(m.get(), d.get(), s.data());
+  for (auto _ : state) {
+    d->time += 1e-9;  // advance, so the integral path runs as in a real step
+    ctl.compute(m.get(), d.get(), s.data());
+    benchmark::DoNotOptimize(d->ctrl);
+  }
+}
+
+BENCHMARK(BM_StepBare);
+BENCHMARK(BM_StepHandObject);
+BENCHMARK(BM_HandObjectCompute);
+
+// Heap allocations in 1000 controlled steps (after the first, which sets up the controller state).
+void report_allocations() {
+#ifdef MJHAND_COUNT_ALLOCATIONS
+  mjhand::ModelPtr m = mjhand::load_model(kModel);
+  mjhand::AttachOptions opt;
+  opt.xml_path = kModel;
+  auto host = mjhand::Host::attach(m.get(), opt);
+  mjhand::DataPtr d = mjhand::make_data(m.get());
+  for (int k = 0; k < 600; ++k) mj_step(m.get(), d.get());  // into the sinusoid
+  g_allocations = 0;
+  g_counting = true;
+  for (int k = 0; k < 1000; ++k) mj_step(m.get(), d.get());
+  g_counting = false;
+  std::printf("heap allocations in 1000 controlled steps: %ld\n", g_allocations.load());
+#else
+  std::printf("heap allocations: not counted in this build (sanitizer or non-glibc)\n");
+#endif
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  report_allocations();
+  return mjhand_bench::run_benchmarks(argc, argv, {{"StepHandObject / StepBare", "BM_StepHandObject", "BM_StepBare"}},
+                                      mjhand_bench::RatioReporter::Clock::kCpu);
+}
