@@ -21,17 +21,13 @@
 #include "trajectory/trajectory.h"
 
 using namespace mjhand;
+using mjhand_test::rel_error;
 using Catch::Matchers::Contains;
 
 namespace {
 
 constexpr int kStates = 1000;
 constexpr double kRel = 1e-9;
-
-template <typename A, typename B>
-double rel_error(const A& a, const B& b) {
-  return (a - b).cwiseAbs().maxCoeff() / std::max(b.cwiseAbs().maxCoeff(), 1e-300);
-}
 
 ModelPtr scene(const std::string& name) {
   return mjhand_test::load_xml_file(mjhand_test::source_path("models/direct_drive_" + name + ".xml"));

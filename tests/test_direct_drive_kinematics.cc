@@ -14,18 +14,13 @@
 #include "test_util.h"
 
 using namespace mjhand;
+using mjhand_test::rel_error;
 using Catch::Matchers::Contains;
 
 namespace {
 
 constexpr int kStates = 1000;
 constexpr double kRel = 1e-9;
-
-// Largest entry of |a - b| over the largest entry of |b| (1e-300 keeps an all-zero reference finite).
-template <typename A, typename B>
-double rel_error(const A& a, const B& b) {
-  return (a - b).cwiseAbs().maxCoeff() / std::max(b.cwiseAbs().maxCoeff(), 1e-300);
-}
 
 ModelPtr hand() { return mjhand_test::load_xml_file(mjhand_test::source_path("models/direct_drive_hand.xml")); }
 

@@ -3,6 +3,7 @@
 
 #include <mujoco/mujoco.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,13 @@ struct CliResult {
   std::string output;
 };
 CliResult run_cli(const std::string& args);
+
+// Largest entry of |a - b| over the largest entry of |b| (Eigen expressions; 1e-300 keeps an all-zero reference
+// finite): the relative error of the cross-checks against MuJoCo.
+template <typename A, typename B>
+double rel_error(const A& a, const B& b) {
+  return (a - b).cwiseAbs().maxCoeff() / std::max(b.cwiseAbs().maxCoeff(), 1e-300);
+}
 
 // Whole content of a file ("" when it cannot be read).
 std::string read_all(const std::string& path);
