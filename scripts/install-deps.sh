@@ -9,6 +9,9 @@ PKGS=(
   libeigen3-dev          # dense linear algebra (FK, Jacobians, SVD)
   libglpk-dev            # GLPK LP solver: optimal contact force distribution (plugin/grasp)
   libglfw3-dev           # window + GL context for mjhand-view
+  libimgui-dev           # Dear ImGui (with its GLFW + OpenGL3 backends): mjhand-view's panels and live plots
+  libpng-dev             # PNG screenshots of mjhand-view and rendered camera images
+  libmujoco-samples      # stock mujoco-simulate, for mjhand-simulate (plugins preloaded into MuJoCo's own viewer)
   catch2                 # unit tests (v2)
   libyaml-cpp-dev        # hand description parser (line numbers in errors)
   libbenchmark-dev       # Google Benchmark for the benchmark program

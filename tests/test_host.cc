@@ -473,3 +473,46 @@ TEST_CASE("configuration overrides replace or add keys, and are checked like the
     REQUIRE_THROWS_WITH(parse_override(bad, "--set"), Contains("--set"));
   }
 }
+
+TEST_CASE("an instance switched off has no effect, keeps its state and resumes when switched on", "[host]") {
+  register_probe_once();
+  auto m = load_xml_string(probe_model());
+  auto host = Host::attach(m.get());
+  REQUIRE(host->enabled("probe"));
+  REQUIRE_THROWS_WITH(host->set_enabled("nope", false), Catch::Contains("no plugin instance named 'nope'") &&
+                                                            Catch::Contains("instances: pose, probe"));
+  const Instance* probe = host->find("probe");
+  REQUIRE(probe->config.size() == 4);  // type, sensor, actuator, k: resolved, in declaration order
+  REQUIRE(probe->config[0] == std::make_pair(std::string("type"), std::string("test_probe")));
+  REQUIRE(probe->config[3].first == "k");
+
+  auto d = make_data(m.get());
+  for (int i = 0; i < 100; ++i) mj_step(m.get(), d.get());
+  host->set_enabled("probe", false);
+  REQUIRE_FALSE(host->enabled("probe"));
+  const mjtNum frozen = host->state(d.get(), *probe)[1];
+  d->ctrl[2] = 0.7;  // the user's own value: a switched-off controller must not overwrite it
+  for (int i = 0; i < 50; ++i) mj_step(m.get(), d.get());
+  REQUIRE(d->ctrl[2] == 0.7);
+  REQUIRE(host->state(d.get(), *probe)[1] == frozen);
+  REQUIRE(d->sensordata[0] == 0.0);  // its sensor reads 0, not a stale value
+  REQUIRE(d->sensordata[1] == 0.0);
+  REQUIRE(d->actuator_force[2] == 0.0);  // its user actuator gives no force (gain and bias 0)
+  // The other instance keeps running.
+  REQUIRE(host->enabled("pose"));
+  REQUIRE(d->ctrl[0] > 0.1);
+
+  // Its passive damper is gone too: only the joint's own damping (0.05) acts.
+  mj_forward(m.get(), d.get());
+  REQUIRE(d->sensordata[0] == 0.0);
+  REQUIRE(d->sensordata[2] == d->qpos[0]);  // MuJoCo's own sensor is untouched
+  REQUIRE(d->qvel[0] != 0.0);
+  REQUIRE(d->qfrc_passive[0] == Approx(-0.05 * d->qvel[0]).epsilon(1e-12));
+  host->set_enabled("probe", true);
+  mj_forward(m.get(), d.get());
+  REQUIRE(d->qfrc_passive[0] == Approx(-0.06 * d->qvel[0]).epsilon(1e-12));
+  mj_step(m.get(), d.get());
+  REQUIRE(d->sensordata[0] == Approx(d->time - m->opt.timestep).margin(1e-12));
+  REQUIRE(d->actuator_force[2] != 0.0);
+  REQUIRE(host->state(d.get(), *probe)[1] != frozen);  // resumed from the kept state
+}

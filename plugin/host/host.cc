@@ -123,7 +123,7 @@ std::vector<Instance> create_instances(const mjModel* m, const AttachOptions& op
       throw ConfigError("plugin instance '" + name + "' (" + locate() + "): key 'type' = '" + type +
                         "': unknown plugin type (registered: " + known + ")");
     }
-    Config cfg(m, name, type, locate, std::move(values));
+    Config cfg(m, name, type, locate, values);  // values kept for Instance::config
     for (const ConfigOverride& o : options.overrides) {
       if (o.instance == name) cfg.set_origin(o.key, o.origin);
     }
@@ -149,6 +149,7 @@ std::vector<Instance> create_instances(const mjModel* m, const AttachOptions& op
     inst.name = name;
     inst.type = type;
     inst.plugin = std::move(plugin);
+    inst.config = values;
     out.push_back(std::move(inst));
   }
   return out;
@@ -196,6 +197,8 @@ std::unique_ptr<Host> Host::attach(const mjModel* m, const AttachOptions& option
                         (known.empty() ? "none" : known) + ")");
     }
   }
+  host->enabled_.reset(new std::atomic<bool>[host->instances_.size()]);
+  for (size_t k = 0; k < host->instances_.size(); ++k) host->enabled_[k].store(true);
   host->actuator_owner_.assign(m->nu, -1);
   std::vector<int> sensor_owner(m->nsensor, -1), ctrl_owner(m->nu, -1);
   int adr = 0;
@@ -246,6 +249,20 @@ const Instance* Host::find(const std::string& name) const {
   return nullptr;
 }
 
+size_t Host::index_of(const std::string& name) const {
+  for (size_t k = 0; k < instances_.size(); ++k) {
+    if (instances_[k].name == name) return k;
+  }
+  std::string known;
+  for (const Instance& inst : instances_) known += (known.empty() ? "" : ", ") + inst.name;
+  throw ConfigError("no plugin instance named '" + name + "' in the model (instances: " +
+                    (known.empty() ? "none" : known) + ")");
+}
+
+void Host::set_enabled(const std::string& name, bool on) { enabled_[index_of(name)].store(on); }
+
+bool Host::enabled(const std::string& name) const { return enabled_[index_of(name)].load(); }
+
 bool Host::state_ready(const mjData* d) const {
   return userdata_size_ == 0 || d->userdata[0] == kStateMarker;
 }
@@ -266,34 +283,50 @@ void Host::ensure_state(const mjData* d) const {
 
 void Host::run_control(mjData* d) const {
   ensure_state(d);
-  for (const Instance* inst : control_) inst->plugin->control(m_, d, state(d, *inst));
+  for (const Instance* inst : control_) {
+    if (is_on(inst)) inst->plugin->control(m_, d, state(d, *inst));
+  }
 }
 
 void Host::run_passive(mjData* d) const {
   ensure_state(d);
-  for (const Instance* inst : passive_) inst->plugin->passive(m_, d, state(d, *inst));
+  for (const Instance* inst : passive_) {
+    if (is_on(inst)) inst->plugin->passive(m_, d, state(d, *inst));
+  }
 }
 
 void Host::run_sensor(mjData* d, int stage) const {
   ensure_state(d);
-  for (const Instance* inst : sensor_) inst->plugin->sensor(m_, d, stage, state(d, *inst));
+  for (const Instance* inst : sensor_) {
+    if (is_on(inst)) {
+      inst->plugin->sensor(m_, d, stage, state(d, *inst));
+      continue;
+    }
+    for (int id : inst->plugin->owned_sensors()) {  // a switched-off sensor reads 0, never a stale value
+      if (m_->sensor_needstage[id] != stage) continue;
+      std::fill_n(d->sensordata + m_->sensor_adr[id], m_->sensor_dim[id], 0.0);
+    }
+  }
 }
 
 mjtNum Host::actuator_gain(const mjData* d, int id) const {
   ensure_state(d);
   const Instance& inst = instances_[actuator_owner_[id]];
+  if (!is_on(&inst)) return 0;  // switched off: no force (gain, bias) and frozen activation (dyn)
   return inst.plugin->actuator_gain(m_, d, id, d->userdata + inst.state_adr);
 }
 
 mjtNum Host::actuator_bias(const mjData* d, int id) const {
   ensure_state(d);
   const Instance& inst = instances_[actuator_owner_[id]];
+  if (!is_on(&inst)) return 0;  // switched off: no force (gain, bias) and frozen activation (dyn)
   return inst.plugin->actuator_bias(m_, d, id, d->userdata + inst.state_adr);
 }
 
 mjtNum Host::actuator_dyn(const mjData* d, int id) const {
   ensure_state(d);
   const Instance& inst = instances_[actuator_owner_[id]];
+  if (!is_on(&inst)) return 0;  // switched off: no force (gain, bias) and frozen activation (dyn)
   return inst.plugin->actuator_dyn(m_, d, id, d->userdata + inst.state_adr);
 }
 

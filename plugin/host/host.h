@@ -4,6 +4,7 @@
 
 #include <mujoco/mujoco.h>
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,6 +35,8 @@ struct Instance {
   std::string type;
   int state_adr = 0;  // first entry of its state in d->userdata
   std::unique_ptr<Plugin> plugin;
+  // Its configuration as resolved (MJCF keys, then overrides), in declaration order: what a viewer shows and edits.
+  std::vector<std::pair<std::string, std::string>> config;
 };
 
 class Host {
@@ -50,6 +53,13 @@ class Host {
   const std::vector<Instance>& instances() const { return instances_; }
   // The instance called `name`, or nullptr.
   const Instance* find(const std::string& name) const;
+  // Switches instance `name` off or on for every mjData of this model (a model-wide switch, like MuJoCo's
+  // eq_active). Off removes its effect: control and passive are skipped, its sensors read 0 and its user actuators
+  // give zero force; its state is kept, so switching back on resumes. Throws ConfigError for an unknown name.
+  void set_enabled(const std::string& name, bool on);
+  // Whether instance `name` is on (every instance starts on). Throws ConfigError for an unknown name.
+  bool enabled(const std::string& name) const;
+
   // Entries of d->userdata mjhand uses (header + every instance's state); 0 when nothing is stateful.
   int userdata_size() const { return userdata_size_; }
   // Initialises every instance's state in d now (otherwise done on the first callback after make/reset).
@@ -71,11 +81,15 @@ class Host {
  private:
   explicit Host(const mjModel* m) : m_(m) {}
   void ensure_state(const mjData* d) const;
+  size_t index_of(const std::string& name) const;  // throws ConfigError naming the known instances
+  bool is_on(const Instance* inst) const { return enabled_[inst - instances_.data()].load(std::memory_order_relaxed); }
 
   const mjModel* m_;
   std::vector<Instance> instances_;
   std::vector<const Instance*> control_, passive_, sensor_;
   std::vector<int> actuator_owner_;  // nu entries: index into instances_ or -1
+  // One flag per instance; atomic because a viewer flips it while a simulation thread steps.
+  std::unique_ptr<std::atomic<bool>[]> enabled_;
   int userdata_size_ = 0;
   bool registered_ = false;
 };
