@@ -11,6 +11,7 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
 scripts/check-test-registration.sh build
 (cd build && ctest --output-on-failure -j"$jobs")
+scripts/test-install.sh build  # install into a temporary prefix; build the external example and pkg-config consumer
 
 if [ "${MJHAND_SKIP_SANITIZE:-0}" != "1" ]; then
   cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMJHAND_SANITIZE=ON \

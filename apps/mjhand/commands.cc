@@ -9,6 +9,8 @@ const std::vector<Command>& commands() {
       {"make-hand", "write MJCF for a hand description (DH tables in YAML)", cmd_make_hand},
       {"run", "simulate a model with its mjhand plugins, write a CSV log and print a summary", cmd_run},
       {"analyze", "analyse the grasp in a model state: G, J_H, quality, closure, epsilon, forces", cmd_analyze},
+      {"batch", "run a campaign (scenarios x grid x seeds) on worker threads: rollout CSVs + summary", cmd_batch},
+      {"plot", "PNG plots of a batch rollout CSV or of a campaign's summary (gnuplot)", cmd_plot},
       {"current-study", "direct-drive hand: coil currents, power, heating (Figures 2-4)", cmd_current_study},
   };
   return table;

@@ -1,0 +1,294 @@
+#include "rollout.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "grasp/grasp_quality.h"
+#include "grasp/grasp_state.h"
+#include "sensors/grasp_analysis.h"
+
+namespace mjhand::batch {
+
+namespace {
+
+std::string name_of(const mjModel* m, mjtObj type, int id) {
+  const char* n = mj_id2name(m, type, id);
+  return n && *n ? n : "#" + std::to_string(id);
+}
+
+// time, qpos per joint component, ctrl, sensordata, object pose.
+std::vector<std::string> series_columns(const mjModel* m, int object) {
+  std::vector<std::string> cols{"time"};
+  for (int j = 0; j < m->njnt; ++j) {
+    const int width = m->jnt_type[j] == mjJNT_FREE ? 7 : m->jnt_type[j] == mjJNT_BALL ? 4 : 1;
+    for (int k = 0; k < width; ++k) {
+      cols.push_back("qpos:" + name_of(m, mjOBJ_JOINT, j) + (width > 1 ? "[" + std::to_string(k) + "]" : ""));
+    }
+  }
+  for (int i = 0; i < m->nu; ++i) cols.push_back("ctrl:" + name_of(m, mjOBJ_ACTUATOR, i));
+  for (int s = 0; s < m->nsensor; ++s) {
+    const int dim = m->sensor_dim[s];
+    for (int k = 0; k < dim; ++k) {
+      cols.push_back("sensor:" + name_of(m, mjOBJ_SENSOR, s) + (dim > 1 ? "[" + std::to_string(k) + "]" : ""));
+    }
+  }
+  if (object >= 0) {
+    for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz", "rz", "ry", "rx"}) cols.push_back(std::string("object:") + c);
+  }
+  return cols;
+}
+
+// <user> sensors and user actuators that no instance serves would silently read zero / act with defaults.
+std::string unserved_user_objects(const mjModel* m, const Host& host) {
+  std::vector<bool> sensor(m->nsensor, false), actuator(m->nu, false);
+  for (const auto& inst : host.instances()) {
+    for (int s : inst.plugin->owned_sensors()) sensor[s] = true;
+    for (int a : inst.plugin->owned_actuators()) actuator[a] = true;
+  }
+  std::string out;
+  for (int s = 0; s < m->nsensor; ++s) {
+    if (m->sensor_type[s] == mjSENS_USER && !sensor[s]) out += " sensor '" + name_of(m, mjOBJ_SENSOR, s) + "'";
+  }
+  for (int a = 0; a < m->nu; ++a) {
+    const bool user = m->actuator_gaintype[a] == mjGAIN_USER || m->actuator_biastype[a] == mjBIAS_USER ||
+                      m->actuator_dyntype[a] == mjDYN_USER;
+    if (user && !actuator[a]) out += " actuator '" + name_of(m, mjOBJ_ACTUATOR, a) + "'";
+  }
+  return out;
+}
+
+// The scenario's object, else the grasp_analysis plugin's, else the only free-jointed body; -1 when none.
+int choose_object(const mjModel* m, const Host& host, const Scenario& s, std::string& error) {
+  if (!s.object.empty()) {
+    const int id = mj_name2id(m, mjOBJ_BODY, s.object.c_str());
+    if (id <= 0) error = "object: no body named '" + s.object + "' in the model";
+    return id > 0 ? id : -1;
+  }
+  for (const Instance& inst : host.instances()) {
+    if (const HandModel* h = grasp_analysis_hand(*inst.plugin)) return h->object_body;
+  }
+  int found = -1, count = 0;
+  for (int b = 1; b < m->nbody; ++b) {
+    if (m->body_jntnum[b] >= 1 && m->jnt_type[m->body_jntadr[b]] == mjJNT_FREE) {
+      found = b;
+      ++count;
+    }
+  }
+  return count == 1 ? found : -1;
+}
+
+int find_keyframe(const mjModel* m, const std::string& k, std::string& error) {
+  const int id = mj_name2id(m, mjOBJ_KEY, k.c_str());
+  if (id >= 0) return id;
+  char* end = nullptr;
+  const long i = std::strtol(k.c_str(), &end, 10);
+  if (end && *end == '\0' && !k.empty() && i >= 0 && i < m->nkey) return static_cast<int>(i);
+  error = "keyframe '" + k + "': the model has " + std::to_string(m->nkey) + " keyframe(s)";
+  for (int j = 0; j < m->nkey; ++j) error += (j ? ", '" : " ('") + name_of(m, mjOBJ_KEY, j) + "'";
+  if (m->nkey) error += ")";
+  return -1;
+}
+
+// First reason the state is unusable, or nullptr (no allocation on the per-step path).
+const char* divergence(const mjModel* m, const mjData* d) {
+  for (int i = 0; i < m->nq; ++i) {
+    if (!std::isfinite(d->qpos[i])) return "qpos is not finite";
+  }
+  for (int i = 0; i < m->nv; ++i) {
+    if (!std::isfinite(d->qvel[i])) return "qvel is not finite";
+  }
+  if (d->warning[mjWARN_BADQACC].number) return "MuJoCo reported a bad qacc (simulation unstable)";
+  if (d->warning[mjWARN_BADQPOS].number) return "MuJoCo reported a bad qpos";
+  if (d->warning[mjWARN_BADQVEL].number) return "MuJoCo reported a bad qvel";
+  if (d->warning[mjWARN_BADCTRL].number) return "MuJoCo reported a bad ctrl";
+  return nullptr;
+}
+
+// Position, quaternion and ZYX Euler angles (R = Rz(rz) Ry(ry) Rx(rx)) of body b.
+void body_pose(const mjData* d, int b, double out[10]) {
+  for (int k = 0; k < 3; ++k) out[k] = d->xpos[3 * b + k];
+  for (int k = 0; k < 4; ++k) out[3 + k] = d->xquat[4 * b + k];
+  const mjtNum* R = d->xmat + 9 * b;
+  out[7] = std::atan2(R[3], R[0]);
+  out[8] = std::asin(std::clamp(-R[6], -1.0, 1.0));
+  out[9] = std::atan2(R[7], R[8]);
+}
+
+void put(std::string& s, double v, bool first) {
+  char buf[32];
+  const int n = std::snprintf(buf, sizeof(buf), first ? "%.17g" : ",%.17g", v);
+  s.append(buf, static_cast<std::size_t>(n));
+}
+
+void record(std::string& s, const mjModel* m, const mjData* d, int object) {
+  put(s, d->time, true);
+  for (int i = 0; i < m->nq; ++i) put(s, d->qpos[i], false);
+  for (int i = 0; i < m->nu; ++i) put(s, d->ctrl[i], false);
+  for (int i = 0; i < m->nsensordata; ++i) put(s, d->sensordata[i], false);
+  if (object >= 0) {
+    double pose[10];
+    body_pose(d, object, pose);
+    for (double v : pose) put(s, v, false);
+  }
+  s += '\n';
+}
+
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// Final-state grasp metrics of the object's contacts with the fingers.
+void grasp_metrics(const mjModel* m, const mjData* d, const HandModel& hand, RolloutResult& r) {
+  GraspData g(m, hand, 64);
+  compute_grasp(m, d, hand, g);
+  r.has_grasp = true;
+  r.contacts = static_cast<int>(g.contacts.size());
+  r.sigma_min = g.rows ? grasp_sigma_min(g.G()) : 0.0;
+  if (r.contacts == 0) {
+    r.force_closure = "no";
+    return;
+  }
+  ForceClosureLP lp(64, 8);
+  const ForceClosureLP::Result fc = lp.evaluate(g.contacts.data(), r.contacts, g.reference);
+  r.force_closure = fc == ForceClosureLP::Result::kClosure      ? "yes"
+                    : fc == ForceClosureLP::Result::kNotClosure ? "no"
+                                                                 : to_string(fc);
+}
+
+}  // namespace
+
+double init_noise_sample(const std::string& scenario, long seed, int i, double a) {
+  const uint64_t stream = splitmix64(fnv1a(scenario) ^ splitmix64(static_cast<uint64_t>(seed)));
+  const uint64_t bits = splitmix64(stream + static_cast<uint64_t>(i));
+  const double u = static_cast<double>(bits >> 11) * (1.0 / 9007199254740992.0);  // [0, 1)
+  return a * (2 * u - 1);
+}
+
+std::unique_ptr<Variant> compile_variant(const Campaign& c, const RolloutSpec& spec) {
+  auto v = std::make_unique<Variant>();
+  v->key = spec.variant_key;
+  const Scenario& s = c.scenarios[spec.scenario];
+  try {
+    auto vfs = std::make_unique<mjVFS>();  // ~2 MB: never on the stack
+    mj_defaultVFS(vfs.get());
+    const int size = static_cast<int>(spec.model_text.size());
+    if (mj_makeEmptyFileVFS(vfs.get(), s.model_path.c_str(), size) != 0) {
+      throw std::runtime_error("cannot place the model text in MuJoCo's VFS");
+    }
+    const int f = mj_findFileVFS(vfs.get(), s.model_path.c_str());
+    std::memcpy(vfs->filedata[f], spec.model_text.data(), spec.model_text.size());
+    char error[1024] = {0};
+    mjModel* m = mj_loadXML(s.model_path.c_str(), vfs.get(), error, sizeof(error));
+    mj_deleteVFS(vfs.get());
+    if (!m) throw std::runtime_error("MuJoCo cannot load the model: " + std::string(error));
+    v->model.reset(m);
+    if (c.timestep > 0) v->model->opt.timestep = c.timestep;
+    AttachOptions opt;
+    opt.xml_path = s.model_path;
+    for (const auto& [k, val] : spec.overrides) {
+      opt.overrides.push_back(parse_override(k + "=" + val, c.file + ": scenario '" + s.name + "'"));
+    }
+    v->host = Host::attach(m, opt);
+    if (!v->host->instances().empty() && !callbacks_installed()) {
+      throw std::runtime_error("mjhand could not install its MuJoCo callbacks; plugins would not run");
+    }
+    const std::string unserved = unserved_user_objects(m, *v->host);
+    if (!unserved.empty()) throw std::runtime_error("no mjhand plugin instance serves these user objects:" + unserved);
+    std::string err;
+    if (!s.keyframe.empty()) {
+      v->keyframe = find_keyframe(m, s.keyframe, err);
+      if (!err.empty()) throw std::runtime_error(err);
+    }
+    v->object = choose_object(m, *v->host, s, err);
+    if (!err.empty()) throw std::runtime_error(err);
+    if (v->object >= 0) {
+      try {
+        v->hand = hand_from_moving_roots(m, v->object);
+        v->has_hand = true;
+      } catch (const GraspError&) {
+        v->has_hand = false;  // an object without a hand around it: pose only
+      }
+    }
+    v->columns = series_columns(m, v->object);
+  } catch (const std::exception& e) {
+    v->error = s.model_path + ": " + e.what();
+    v->host.reset();
+  }
+  return v;
+}
+
+RolloutResult run_rollout(const Campaign& c, const RolloutSpec& spec, const Variant& v, mjData* d,
+                          const std::atomic<bool>* stop) {
+  RolloutResult r;
+  if (!v.error.empty()) {
+    r.reason = "model error: " + v.error;
+    return r;
+  }
+  const mjModel* m = v.model.get();
+  const Scenario& s = c.scenarios[spec.scenario];
+  const long steps = std::max(1L, std::lround(c.duration / m->opt.timestep));
+  const long every = c.sample_period > 0 ? std::max(1L, std::lround(c.sample_period / m->opt.timestep)) : 1;
+
+  mj_resetData(m, d);
+  if (v.keyframe >= 0) mj_resetDataKeyframe(m, d, v.keyframe);
+  if (s.init_noise > 0) {
+    for (int j = 0; j < m->njnt; ++j) {
+      const int adr = m->jnt_qposadr[j], type = m->jnt_type[j];
+      const int n = type == mjJNT_FREE ? 3 : (type == mjJNT_HINGE || type == mjJNT_SLIDE) ? 1 : 0;
+      for (int k = 0; k < n; ++k) d->qpos[adr + k] += init_noise_sample(s.name, spec.seed, adr + k, s.init_noise);
+    }
+  }
+  mj_forward(m, d);
+
+  std::string& out = r.series;
+  const long rows = steps / every + 2;
+  out.reserve(static_cast<std::size_t>(rows) * (v.columns.size() * 25 + 1) + 4096);  // %.17g: <= 24 chars + comma
+  for (std::size_t i = 0; i < v.columns.size(); ++i) out += (i ? "," : "") + v.columns[i];
+  out += '\n';
+  record(out, m, d, v.object);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  for (long k = 1; k <= steps; ++k) {
+    mj_step(m, d);
+    r.steps = k;
+    if (const char* bad = divergence(m, d)) {
+      record(out, m, d, v.object);  // the row that shows the divergence
+      char buf[160];
+      std::snprintf(buf, sizeof(buf), "diverged at t = %.6g s (step %ld): %s", d->time, k, bad);
+      r.reason = buf;
+      r.final_time = d->time;
+      return r;
+    }
+    if (k % every == 0 || k == steps) record(out, m, d, v.object);
+    if ((k & 63) == 0 && stop && stop->load(std::memory_order_relaxed)) {
+      r.status = RolloutResult::Status::kDiscarded;
+      r.reason = "stopped";
+      return r;
+    }
+    if ((k & 255) == 0 && c.timeout > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > c.timeout) {
+      char buf[160];
+      std::snprintf(buf, sizeof(buf), "wall-clock timeout: %.6g s simulated in %g s", d->time, c.timeout);
+      r.reason = buf;
+      r.final_time = d->time;
+      return r;
+    }
+  }
+  r.final_time = d->time;
+  mj_forward(m, d);  // contacts and forces of the final state, consistently (plugins are time-triggered)
+  if (v.object >= 0) {
+    r.has_object = true;
+    body_pose(d, v.object, r.object_pose);
+  }
+  if (v.has_hand) grasp_metrics(m, d, v.hand, r);
+  r.status = RolloutResult::Status::kOk;
+  return r;
+}
+
+}  // namespace mjhand::batch
