@@ -7,6 +7,8 @@ namespace mjhand::cli {
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"make-hand", "write MJCF for a hand description (DH tables in YAML)", cmd_make_hand},
+      {"make-scene", "write MJCF for a grasp scene (hand + objects + contact + closure plugins)", cmd_make_scene},
+      {"scenario", "run a grasp scene: contact sequence, object pose, grasp metrics, density sweep", cmd_scenario},
       {"run", "simulate a model with its mjhand plugins, write a CSV log and print a summary", cmd_run},
       {"analyze", "analyse the grasp in a model state: G, J_H, quality, closure, epsilon, forces", cmd_analyze},
       {"batch", "run a campaign (scenarios x grid x seeds) on worker threads: rollout CSVs + summary", cmd_batch},

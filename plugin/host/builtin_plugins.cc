@@ -3,10 +3,12 @@
 #include "computed_torque/computed_torque.h"
 #include "dc_motor/dc_motor.h"
 #include "direct_drive/dynamic_model.h"
+#include "hand_closure/hand_closure.h"
 #include "hand_object/hand_object.h"
 #include "host/registry.h"
 #include "pid/pid.h"
 #include "posture/posture.h"
+#include "sensors/contact_detection.h"
 #include "sensors/fingertip_kinematics.h"
 #include "sensors/grasp_analysis.h"
 #include "torque_control/torque_control.h"
@@ -30,6 +32,8 @@ void register_builtin_plugins(PluginRegistry& registry) {
   registry.add({"computed_torque", "computed-torque / feed-forward joint control on quintic, cosine or via-point paths",
                 make_computed_torque_plugin});
   registry.add({"hand_object", "grasped-object pose control: Cartesian PID, G^+ W + squeeze", make_hand_object_plugin});
+  registry.add({"contact_detection", "phalanx/palm contact 0/1 after N samples above a force threshold, + where", make_contact_detection_plugin});
+  registry.add({"hand_closure", "closes position-controlled fingers by an increment per step until each phalanx touches", make_hand_closure_plugin});
   register_direct_drive_model();  // computed_torque's model=direct_drive (closed-form M, V, G of the direct-drive hand)
 }
 

@@ -1,0 +1,44 @@
+// Hand-closure controller (SynGrasp-Simscape section 2.2.3.2): every position-controlled finger joint advances its
+// setpoint by a fixed increment per simulation step unless the contact-detection signal of its phalanx, or of a more
+// distal phalanx of the same finger, is 1; it holds while that lasts and resumes when the contact is lost.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "host/config.h"
+#include "host/plugin.h"
+
+namespace mjhand {
+
+class HandClosureController {
+ public:
+  struct Options {
+    std::vector<int> actuators;   // position actuators on finger joints; their ctrl is written
+    std::vector<double> increment;  // setpoint change per step, one per actuator [rad or m]; sign = closing direction
+    std::vector<std::vector<int>> blocking;  // per actuator: signal indices (its phalanx and the distal ones)
+    int signal_sensor = -1;       // the contact_detection instance's signal sensor
+    double start = 0;             // closure starts at this time [s]
+  };
+  explicit HandClosureController(Options options);
+
+  // State layout: [time of the last advance, setpoint per actuator]. One advance per distinct d->time.
+  int nstate() const { return 1 + static_cast<int>(opt_.actuators.size()); }
+  // Setpoints start at the joints' current positions, so a keyframe start does not jump.
+  void reset(const mjModel* m, const mjData* d, mjtNum* state) const;
+  // Once per step (d->time moved): advance every unblocked setpoint, clamped to the ctrlrange; writes d->ctrl.
+  void compute(const mjModel* m, mjData* d, mjtNum* state) const;
+
+  const Options& options() const { return opt_; }
+
+ private:
+  Options opt_;
+};
+
+// Plugin type "hand_closure": detector=CONTACT_DETECTION_INSTANCE (required), actuators=all|a,b,... (position
+// actuators on finger joints <finger>_j<k>; default all), increment=v|v1,v2,... [rad/step] (required), start=0 [s].
+// The signal sensor is read with the delay of one step (it is written after the constraint solve, the controller
+// runs before it).
+std::unique_ptr<Plugin> make_hand_closure_plugin(const mjModel* m, const Config& cfg);
+
+}  // namespace mjhand

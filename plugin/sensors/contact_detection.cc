@@ -1,0 +1,213 @@
+#include "sensors/contact_detection.h"
+
+#include <cstring>
+#include <stdexcept>
+
+#include "hand/hand_spec.h"
+
+namespace mjhand {
+
+namespace {
+
+constexpr const char* kChainPrefix = "mjhand:chain:";
+// Signals fit on the stack so the per-step path never allocates; 16 fingers x 15 phalanges is far beyond any hand.
+constexpr int kMaxChannels = 241;
+
+int body_id(const mjModel* m, const std::string& name) { return mj_name2id(m, mjOBJ_BODY, name.c_str()); }
+
+// Debounced detection with its state in d->userdata: [time of the current sample, then per channel the run length of
+// samples above threshold before the current one, and including it]. Keeping the previous run length makes a second
+// evaluation at the same time (mj_forward after mj_step) replace the current sample instead of counting it twice.
+class ContactDetection : public Plugin {
+ public:
+  ContactDetection(const mjModel* m, ContactLayout layout, int signal, int where, double threshold, int samples)
+      : layout_(std::move(layout)), signal_(signal), where_(where), threshold_(threshold), samples_(samples),
+        channel_of_body_(m->nbody, -1) {
+    for (size_t c = 0; c < layout_.bodies.size(); ++c) {
+      if (layout_.bodies[c] >= 0) channel_of_body_[layout_.bodies[c]] = static_cast<int>(c);
+    }
+    if (layout_.palm >= 0) channel_of_body_[layout_.palm] = layout_.channels() - 1;
+    claim_sensor(signal_);
+    if (where_ >= 0) claim_sensor(where_);
+  }
+  int capabilities() const override { return kCapSensor; }
+  int nstate() const override { return 1 + 2 * layout_.channels(); }
+  void reset(const mjModel*, const mjData* d, mjtNum* state) const override {
+    state[0] = d->time - 1;  // the first evaluation is a new sample
+  }
+
+  void sensor(const mjModel* m, mjData* d, int stage, mjtNum* state) const override {
+    if (stage != mjSTAGE_ACC) return;
+    const int n = layout_.channels();
+    if (d->time > state[0]) {
+      state[0] = d->time;
+      for (int c = 0; c < n; ++c) state[1 + 2 * c] = state[2 + 2 * c];
+    }
+    double force[kMaxChannels] = {0};
+    double strongest[kMaxChannels] = {0};
+    int contact_of[kMaxChannels];
+    for (int c = 0; c < n; ++c) contact_of[c] = -1;
+    for (int i = 0; i < d->ncon; ++i) {
+      const mjContact& con = d->contact[i];
+      if (con.efc_address < 0) continue;  // excluded or beyond the solver: no force
+      const int b1 = m->geom_bodyid[con.geom1], b2 = m->geom_bodyid[con.geom2];
+      const int c1 = channel_of_body_[b1], c2 = channel_of_body_[b2];
+      if ((c1 >= 0) == (c2 >= 0)) continue;  // hand-hand (self-collision) or no hand body at all
+      mjtNum f6[6];
+      mj_contactForce(m, d, i, f6);
+      const int c = c1 >= 0 ? c1 : c2;
+      force[c] += f6[0];
+      if (f6[0] > strongest[c]) {
+        strongest[c] = f6[0];
+        contact_of[c] = i;
+      }
+    }
+    mjtNum* out = d->sensordata + m->sensor_adr[signal_];
+    mjtNum* where = where_ >= 0 ? d->sensordata + m->sensor_adr[where_] : nullptr;
+    for (int c = 0; c < n; ++c) {
+      const double run = force[c] > threshold_ ? state[1 + 2 * c] + 1 : 0;
+      state[2 + 2 * c] = run;
+      out[c] = run >= samples_ ? 1 : 0;
+      if (!where) continue;
+      mjtNum* w = where + 6 * c;
+      std::memset(w, 0, 6 * sizeof(mjtNum));
+      if (out[c] == 0 || contact_of[c] < 0) continue;
+      const mjContact& con = d->contact[contact_of[c]];
+      const int body = c == n - 1 ? layout_.palm : layout_.bodies[c];
+      const mjtNum* xpos = d->xpos + 3 * body;
+      const mjtNum* xmat = d->xmat + 9 * body;
+      mjtNum rel[3], normal[3];
+      mju_sub3(rel, con.pos, xpos);
+      mju_mulMatTVec(w, xmat, rel, 3, 3);
+      // frame[0..2] points from geom1 to geom2: outward from the link when the link owns geom1.
+      const double sign = m->geom_bodyid[con.geom1] == body ? 1 : -1;
+      mju_scl3(normal, con.frame, sign);
+      mju_mulMatTVec(w + 3, xmat, normal, 3, 3);
+    }
+  }
+
+ private:
+  ContactLayout layout_;
+  int signal_, where_;
+  double threshold_;
+  int samples_;
+  std::vector<int> channel_of_body_;  // body id -> channel, -1 for bodies that are not the hand's
+};
+
+void check_user_sensor(const mjModel* m, const Config& cfg, const std::string& key, int s, int dim) {
+  const std::string label = object_label(m, mjOBJ_SENSOR, s);
+  if (m->sensor_type[s] != mjSENS_USER) cfg.fail(key, "sensor " + label + " is not a <user> sensor");
+  if (m->sensor_needstage[s] != mjSTAGE_ACC) {
+    cfg.fail(key, "sensor " + label + " needs needstage=\"acc\" (contact forces exist after the constraint solve)");
+  }
+  if (m->sensor_dim[s] != dim) {
+    cfg.fail(key, "sensor " + label + " needs dim " + std::to_string(dim) + ", has " + std::to_string(m->sensor_dim[s]));
+  }
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char ch : s) {
+    if (ch == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+std::string default_palm(const mjModel* m) { return body_id(m, "palm") >= 0 ? "palm" : ""; }
+
+std::vector<std::string> finger_list(const mjModel* m, const std::string& value) {
+  if (value == "all") return embedded_finger_names(m);
+  return split_list(value);
+}
+
+}  // namespace
+
+std::vector<std::string> embedded_finger_names(const mjModel* m) {
+  std::vector<std::string> out;
+  const size_t len = std::strlen(kChainPrefix);
+  for (int i = 0; i < m->nnumeric; ++i) {
+    const char* name = m->names + m->name_numericadr[i];
+    if (std::strncmp(name, kChainPrefix, len) == 0) out.emplace_back(name + len);
+  }
+  return out;
+}
+
+ContactLayout contact_layout(const mjModel* m, const std::vector<std::string>& fingers, const std::string& palm) {
+  ContactLayout layout;
+  layout.fingers = fingers;
+  if (fingers.empty()) throw std::runtime_error("no fingers to watch (the model carries no mjhand finger chains)");
+  std::vector<std::vector<int>> rows;
+  for (const std::string& f : fingers) {
+    std::vector<int> row;
+    for (int k = 0;; ++k) {
+      const int b = body_id(m, link_body_name(f, k));
+      if (b < 0) break;
+      row.push_back(b);
+    }
+    if (row.empty()) throw std::runtime_error("finger '" + f + "' has no body '" + link_body_name(f, 0) + "'");
+    layout.phalanges = std::max(layout.phalanges, static_cast<int>(row.size()));
+    rows.push_back(row);
+  }
+  for (const auto& row : rows) {
+    for (int k = 0; k < layout.phalanges; ++k) layout.bodies.push_back(k < static_cast<int>(row.size()) ? row[k] : -1);
+  }
+  if (layout.channels() > kMaxChannels) {
+    throw std::runtime_error("more than " + std::to_string(kMaxChannels - 1) + " phalanges to watch");
+  }
+  if (!palm.empty()) {
+    layout.palm = body_id(m, palm);
+    if (layout.palm < 0) throw std::runtime_error("palm body '" + palm + "' does not exist");
+  }
+  return layout;
+}
+
+ContactLayout declared_contact_layout(const mjModel* m, const std::string& instance, int* signal_sensor) {
+  const std::string text_name = std::string(kInstancePrefix) + instance;
+  const int t = mj_name2id(m, mjOBJ_TEXT, text_name.c_str());
+  if (t < 0) throw std::runtime_error("no plugin instance '" + instance + "' (a <text name=\"" + text_name + "\">)");
+  const std::string data(m->text_data + m->text_adr[t], m->text_size[t] > 0 ? m->text_size[t] - 1 : 0);
+  const auto kv = parse_key_values(data.c_str(), [&] { return "instance '" + instance + "'"; });
+  std::string type, sensor, fingers = "all", palm = default_palm(m);
+  for (const auto& [k, v] : kv) {
+    if (k == "type") type = v;
+    if (k == "sensor") sensor = v;
+    if (k == "fingers") fingers = v;
+    if (k == "palm") palm = v == "none" ? "" : v;
+  }
+  if (type != "contact_detection") {
+    throw std::runtime_error("plugin instance '" + instance + "' is of type '" + type + "', not contact_detection");
+  }
+  if (signal_sensor) *signal_sensor = mj_name2id(m, mjOBJ_SENSOR, sensor.c_str());
+  return contact_layout(m, finger_list(m, fingers), palm);
+}
+
+std::unique_ptr<Plugin> make_contact_detection_plugin(const mjModel* m, const Config& cfg) {
+  const int signal = cfg.get_object("sensor", mjOBJ_SENSOR);
+  const std::string fingers = cfg.get_string("fingers", "all");
+  std::string palm = cfg.get_string("palm", default_palm(m));
+  if (palm == "none") palm.clear();
+  ContactLayout layout;
+  try {
+    layout = contact_layout(m, finger_list(m, fingers), palm);
+  } catch (const std::exception& e) {
+    cfg.fail(cfg.has("palm") && std::string(e.what()).find("palm") != std::string::npos ? "palm" : "fingers", e.what());
+  }
+  check_user_sensor(m, cfg, "sensor", signal, layout.channels());
+  int where = -1;
+  if (cfg.has("where")) {
+    where = cfg.get_object("where", mjOBJ_SENSOR);
+    check_user_sensor(m, cfg, "where", where, 6 * layout.channels());
+  }
+  const double threshold = cfg.get_double_or("threshold", 0.01, 0.0, 1e6);
+  const int samples = cfg.get_int_or("samples", 10, 1, 1000000);
+  return std::make_unique<ContactDetection>(m, std::move(layout), signal, where, threshold, samples);
+}
+
+}  // namespace mjhand

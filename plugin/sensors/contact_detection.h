@@ -1,0 +1,46 @@
+// Sensor plugin "contact_detection": the paper's phalanx-level contact detection (SynGrasp-Simscape section 2.2.3.1):
+// per phalanx and palm, the normal force MuJoCo computes (mj_contactForce) must exceed a threshold for N consecutive
+// samples before the 0/1 signal goes to 1, so a one-sample spike of a rebound never counts. Unlike the paper it also
+// reports where: the contact point and normal in the link's frame. Layout in docs/scenes.md.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "host/config.h"
+#include "host/plugin.h"
+
+namespace mjhand {
+
+// Which body each signal belongs to: fingers x phalanges (row-major) then the palm. Shared with hand_closure, which
+// reads the signals.
+struct ContactLayout {
+  std::vector<std::string> fingers;  // in sensor order
+  int phalanges = 0;                 // columns: the most links any listed finger has
+  std::vector<int> bodies;           // fingers.size() * phalanges body ids, -1 where a finger has fewer links
+  int palm = -1;                     // body id, or -1 without a palm channel
+  // Number of signals: fingers x phalanges + 1 (the palm's, always present, 0 without a palm).
+  int channels() const { return static_cast<int>(bodies.size()) + 1; }
+};
+
+// Finger names of the DH chains a generated hand carries (<custom> numeric "mjhand:chain:<finger>"), in model order.
+std::vector<std::string> embedded_finger_names(const mjModel* m);
+
+// Layout for fingers (bodies <finger>_link1, _link2, ... as mjhand's hand builder names them) and a palm body
+// ("" for none). Throws std::runtime_error naming a finger without a <finger>_link1 body or a missing palm body.
+ContactLayout contact_layout(const mjModel* m, const std::vector<std::string>& fingers, const std::string& palm);
+
+// The layout a contact_detection instance declared in m uses (its own keys, re-read from its <text>), and the id of
+// its signal sensor. Throws std::runtime_error when there is no such instance or it is of another type.
+ContactLayout declared_contact_layout(const mjModel* m, const std::string& instance, int* signal_sensor);
+
+// Keys: sensor=USER_SENSOR (needstage="acc", dim = fingers x phalanges + 1), fingers=all|F1,F2,... (default all:
+// every embedded chain), palm=BODY|none (default "palm" when the model has it), threshold=N (default 0.01 N),
+// samples=N (default 10, as in the paper), where=USER_SENSOR (optional, needstage="acc", dim 6 x channels: contact
+// point [m] and outward normal of the channel's strongest contact in the link frame, zeros while the signal is 0).
+std::unique_ptr<Plugin> make_contact_detection_plugin(const mjModel* m, const Config& cfg);
+
+}  // namespace mjhand
