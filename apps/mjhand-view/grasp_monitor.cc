@@ -1,0 +1,147 @@
+#include "grasp_monitor.h"
+
+#include <cstdio>
+#include <stdexcept>
+
+#include "grasp/grasp_quality.h"
+#include "grasp/wrench_space.h"
+
+namespace mjhand::view {
+
+namespace {
+bool is_free_body(const mjModel* m, int b) {
+  return m->body_jntnum[b] >= 1 && m->jnt_type[m->body_jntadr[b]] == mjJNT_FREE;
+}
+std::string body_name(const mjModel* m, int b) {
+  const char* n = mj_id2name(m, mjOBJ_BODY, b);
+  return n && *n ? n : "body " + std::to_string(b);
+}
+}  // namespace
+
+GraspMonitor::GraspMonitor(const mjModel* m, const std::string& forced_object) {
+  if (!forced_object.empty()) {
+    forced_ = mj_name2id(m, mjOBJ_BODY, forced_object.c_str());
+    if (forced_ <= 0) throw std::runtime_error("--object: no body named '" + forced_object + "' in the model");
+  }
+}
+
+int GraspMonitor::choose_object(const mjModel* m, const mjData* d, const Host* host, std::string& source) const {
+  if (forced_ > 0) {
+    source = "--object";
+    return forced_;
+  }
+  if (host) {
+    for (const Instance& inst : host->instances()) {
+      if (const HandModel* h = grasp_analysis_hand(*inst.plugin)) {
+        source = "grasp_analysis instance '" + inst.name + "'";
+        return h->object_body;
+      }
+    }
+  }
+  int best = -1, best_count = -1;
+  for (int b = 1; b < m->nbody; ++b) {
+    if (!is_free_body(m, b)) continue;
+    int count = 0;
+    for (int i = 0; i < d->ncon; ++i) {
+      count += (m->geom_bodyid[d->contact[i].geom1] == b) + (m->geom_bodyid[d->contact[i].geom2] == b);
+    }
+    if (count > best_count) {
+      best = b;
+      best_count = count;
+    }
+  }
+  source = "free body with most contacts";
+  return best;
+}
+
+void GraspMonitor::rebuild(const mjModel* m, int object, const Host* host) {
+  built_for_ = object;
+  build_error_.clear();
+  hand_.reset();
+  data_.reset();
+  if (object < 0) return;
+  try {
+    const HandModel* from_plugin = nullptr;
+    if (host) {
+      for (const Instance& inst : host->instances()) {
+        const HandModel* h = grasp_analysis_hand(*inst.plugin);
+        if (h && h->object_body == object) from_plugin = h;
+      }
+    }
+    hand_ = std::make_unique<HandModel>(from_plugin ? *from_plugin : hand_from_moving_roots(m, object));
+    data_ = std::make_unique<GraspData>(m, *hand_, 64);
+  } catch (const std::exception& e) {
+    build_error_ = e.what();
+    hand_.reset();
+  }
+}
+
+void GraspMonitor::update(const mjModel* m, const mjData* d, const Host* host, bool epsilon) {
+  GraspMetrics& g = metrics_;
+  std::string source;
+  const int object = choose_object(m, d, host, source);
+  if (object != built_for_) rebuild(m, object, host);
+  g = GraspMetrics{};
+  g.object = object;
+  g.object_source = source;
+  g.epsilon_on = epsilon;
+  if (object < 0) {
+    g.error = "no free body in the model (use --object BODY)";
+    return;
+  }
+  g.object_name = body_name(m, object);
+  if (!hand_) {
+    g.error = build_error_;
+    return;
+  }
+  try {
+    compute_grasp(m, d, *hand_, *data_);
+  } catch (const std::exception& e) {
+    g.error = e.what();
+    return;
+  }
+  g.contacts = static_cast<int>(data_->contacts.size());
+  g.other_contacts = data_->scan.object_other;
+  if (g.contacts == 0) {
+    g.closure = "no contacts";
+    return;
+  }
+  g.sigma_min = grasp_sigma_min(data_->G());
+  mjtNum f6[6];
+  for (const Contact& c : data_->contacts) {
+    mj_contactForce(m, d, c.mj_contact, f6);
+    g.normal_force += f6[0];
+  }
+  const ForceClosureLP::Result r =
+      closure_.evaluate(data_->contacts.data(), g.contacts, data_->reference);
+  g.closure = r == ForceClosureLP::Result::kClosure      ? "yes"
+              : r == ForceClosureLP::Result::kNotClosure ? "no"
+                                                         : to_string(r);
+  if (epsilon) {
+    const EpsilonResult e = ferrari_canny(data_->contacts, data_->reference);
+    g.epsilon = e.epsilon;
+    g.epsilon_status = to_string(e.status);
+  }
+}
+
+std::string GraspMonitor::text() const {
+  const GraspMetrics& g = metrics_;
+  char buf[512];
+  if (g.object < 0 || !g.error.empty()) {
+    std::snprintf(buf, sizeof buf, "grasp: %s", g.error.c_str());
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf,
+                "object      %s (%s)\ncontacts    %d (+%d not on fingers)\nsigma_min G %.4g\nnormal F    %.4g N\n"
+                "closure     %s",
+                g.object_name.c_str(), g.object_source.c_str(), g.contacts, g.other_contacts, g.sigma_min,
+                g.normal_force, g.closure.c_str());
+  std::string s = buf;
+  if (g.epsilon_on) {
+    std::snprintf(buf, sizeof buf, "\nepsilon L1  %.4g (%s)", g.epsilon, g.epsilon_status.c_str());
+    s += buf;
+  }
+  return s;
+}
+
+}  // namespace mjhand::view

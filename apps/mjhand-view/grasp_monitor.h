@@ -1,0 +1,58 @@
+// Live grasp metrics for the viewer's text box: which body is the object, its contacts with the fingers,
+// sigma_min(G), force closure and (optionally) Ferrari-Canny epsilon, computed with plugin/grasp as
+// `mjhand analyze` and the grasp_analysis sensor do.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <memory>
+#include <string>
+
+#include "grasp/contact_frames.h"
+#include "grasp/grasp_state.h"
+#include "host/host.h"
+#include "sensors/grasp_analysis.h"
+
+namespace mjhand::view {
+
+struct GraspMetrics {
+  int object = -1;             // body id, -1 when the model has no free body
+  std::string object_name;
+  std::string object_source;   // "--object", "grasp_analysis instance 'x'" or "free body with most contacts"
+  int contacts = 0;            // object-finger contacts in the grasp
+  int other_contacts = 0;      // object contacts with bodies of no finger (palm, table)
+  double sigma_min = 0;        // sigma_min(G) [-]
+  double normal_force = 0;     // sum of the normal forces of the grasp contacts (mj_contactForce) [N]
+  std::string closure = "-";   // force closure from the LP test: "yes", "no" or why not decided
+  bool epsilon_on = false;
+  double epsilon = 0;          // L1 Ferrari-Canny epsilon [N-scaled units], when on
+  std::string epsilon_status;
+  std::string error;           // why nothing could be computed (e.g. no finger bodies)
+};
+
+class GraspMonitor {
+ public:
+  // forced_object: body name from --object ("" = choose automatically each update); throws std::runtime_error
+  // when that body does not exist.
+  GraspMonitor(const mjModel* m, const std::string& forced_object);
+  // Recomputes the metrics from d (after mj_step / mj_forward). host may be null. epsilon: also run the (slower)
+  // wrench-space hull.
+  void update(const mjModel* m, const mjData* d, const Host* host, bool epsilon);
+  const GraspMetrics& metrics() const { return metrics_; }
+  // The metrics as the lines of the text box.
+  std::string text() const;
+
+ private:
+  int choose_object(const mjModel* m, const mjData* d, const Host* host, std::string& source) const;
+  void rebuild(const mjModel* m, int object, const Host* host);
+
+  int forced_ = -1;
+  int built_for_ = -2;
+  std::string build_error_;
+  std::unique_ptr<HandModel> hand_;
+  std::unique_ptr<GraspData> data_;
+  ForceClosureLP closure_{64, 8};
+  GraspMetrics metrics_;
+};
+
+}  // namespace mjhand::view

@@ -1,0 +1,116 @@
+#include "overlays.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstring>
+
+namespace mjhand::view {
+
+namespace {
+mjvGeom* next_geom(mjvScene& scn) {
+  if (scn.ngeom >= scn.maxgeom) return nullptr;
+  mjvGeom* g = scn.geoms + scn.ngeom;
+  return g;
+}
+
+void commit(mjvScene& scn, mjvGeom* g) {
+  g->category = mjCAT_DECOR;
+  g->objtype = mjOBJ_UNKNOWN;
+  g->objid = -1;
+  g->segid = scn.ngeom;
+  ++scn.ngeom;
+}
+
+void add_sphere(mjvScene& scn, const mjtNum* pos, double r, const float rgba[4]) {
+  mjvGeom* g = next_geom(scn);
+  if (!g) return;
+  const mjtNum size[3] = {r, r, r};
+  mjv_initGeom(g, mjGEOM_SPHERE, size, pos, nullptr, rgba);
+  commit(scn, g);
+}
+
+void add_connector(mjvScene& scn, int type, double width, const mjtNum* a, const mjtNum* b, const float rgba[4]) {
+  mjvGeom* g = next_geom(scn);
+  if (!g) return;
+  mjv_initGeom(g, type, nullptr, nullptr, nullptr, rgba);
+  mjv_makeConnector(g, type, width, a[0], a[1], a[2], b[0], b[1], b[2]);
+  commit(scn, g);
+}
+
+// Three arrows along the columns of a row-major rotation matrix.
+void add_frame(mjvScene& scn, const mjtNum* pos, const mjtNum* mat, double length, double width) {
+  static const float colors[3][4] = {{0.9f, 0.1f, 0.1f, 1}, {0.1f, 0.8f, 0.1f, 1}, {0.1f, 0.3f, 0.95f, 1}};
+  for (int k = 0; k < 3; ++k) {
+    const mjtNum end[3] = {pos[0] + length * mat[k], pos[1] + length * mat[3 + k], pos[2] + length * mat[6 + k]};
+    add_connector(scn, mjGEOM_ARROW, width, pos, end, colors[k]);
+  }
+}
+
+bool ends_with_tip(const char* name) {
+  if (!name) return false;
+  const size_t n = std::strlen(name);
+  if (n < 3) return false;
+  return std::tolower(name[n - 3]) == 't' && std::tolower(name[n - 2]) == 'i' && std::tolower(name[n - 1]) == 'p';
+}
+}  // namespace
+
+double force_arrow_scale(const mjModel* m, const OverlayFlags& flags) {
+  // MuJoCo's own scale (vis.map.force / stat.meanmass) makes metre-long arrows for gram-sized finger links; a fixed
+  // share of the model's size per newton keeps hand-scale forces (0.1 .. 10 N) readable.
+  const double extent = m->stat.extent > 0 ? m->stat.extent : 1.0;
+  return 0.02 * extent * flags.force_scale;
+}
+
+void add_overlays(const mjModel* m, const mjData* d, const OverlayFlags& flags, mjvScene& scn) {
+  const double size = m->stat.meansize > 0 ? m->stat.meansize : 0.01;
+  const double extent = m->stat.extent > 0 ? m->stat.extent : 1.0;
+  static const float point_rgba[4] = {0.95f, 0.85f, 0.1f, 1};
+  static const float force_rgba[4] = {0.95f, 0.3f, 0.1f, 1};
+  static const float cone_rgba[4] = {0.2f, 0.8f, 0.9f, 0.8f};
+  const double scale = force_arrow_scale(m, flags);
+  for (int i = 0; i < d->ncon; ++i) {
+    const mjContact& c = d->contact[i];
+    if (flags.contact_points) add_sphere(scn, c.pos, 0.15 * size, point_rgba);
+    if (flags.contact_forces) {
+      mjtNum f6[6], fw[3];
+      mj_contactForce(m, d, i, f6);
+      // c.frame rows are n, t1, t2: the world force is the transpose applied to the contact-frame force (on geom2).
+      mju_mulMatTVec(fw, c.frame, f6, 3, 3);
+      const mjtNum end[3] = {c.pos[0] + scale * fw[0], c.pos[1] + scale * fw[1], c.pos[2] + scale * fw[2]};
+      if (mju_norm3(fw) * scale > 1e-6) add_connector(scn, mjGEOM_ARROW, 0.08 * size, c.pos, end, force_rgba);
+    }
+    if (flags.friction_cones && c.dim >= 3) {
+      const double mu = c.friction[0];
+      const double length = 0.03 * extent;
+      const int edges = 8;
+      for (int k = 0; k < edges; ++k) {
+        const double a = 2 * M_PI * k / edges;
+        mjtNum dir[3];
+        for (int j = 0; j < 3; ++j) {
+          dir[j] = c.frame[j] + mu * (std::cos(a) * c.frame[3 + j] + std::sin(a) * c.frame[6 + j]);
+        }
+        mju_normalize3(dir);
+        const mjtNum end[3] = {c.pos[0] + length * dir[0], c.pos[1] + length * dir[1], c.pos[2] + length * dir[2]};
+        add_connector(scn, mjGEOM_LINE, 2.0, c.pos, end, cone_rgba);
+      }
+    }
+  }
+  const double frame_len = 0.08 * extent, frame_width = 0.03 * size;
+  if (flags.tip_frames) {
+    bool any_tip = false;
+    for (int s = 0; s < m->nsite; ++s) any_tip |= ends_with_tip(mj_id2name(m, mjOBJ_SITE, s));
+    for (int s = 0; s < m->nsite; ++s) {
+      if (any_tip && !ends_with_tip(mj_id2name(m, mjOBJ_SITE, s))) continue;
+      add_frame(scn, d->site_xpos + 3 * s, d->site_xmat + 9 * s, 0.5 * frame_len, 0.6 * frame_width);
+    }
+  }
+  if (flags.object_frames) {
+    for (int b = 1; b < m->nbody; ++b) {
+      if (m->body_jntnum[b] >= 1 && m->jnt_type[m->body_jntadr[b]] == mjJNT_FREE) {
+        add_frame(scn, d->xpos + 3 * b, d->xmat + 9 * b, frame_len, frame_width);
+      }
+    }
+  }
+}
+
+}  // namespace mjhand::view

@@ -1,0 +1,226 @@
+#include "session.h"
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+namespace mjhand::view {
+
+Session::Session(const std::string& path) : path_(path) {
+  m_ = load_model(path);
+  host_ = attach(m_.get(), {});
+  d_ = make_data(m_.get());
+  mjv_defaultPerturb(&pert);
+  mj_forward(m_.get(), d_.get());
+}
+
+Session::~Session() {
+  host_.reset();  // detach before the model goes (plugin-host.md: "Detach before mj_deleteModel")
+}
+
+std::unique_ptr<Host> Session::attach(const mjModel* m, const std::vector<ConfigOverride>& overrides) const {
+  AttachOptions opt;
+  opt.xml_path = path_;
+  opt.overrides = overrides;
+  return Host::attach(m, opt);
+}
+
+void Session::note(const std::string& s) {
+  log.push_back(s);
+  if (log.size() > 50) log.erase(log.begin());
+}
+
+void Session::apply_enabled() {
+  for (const Instance& inst : host_->instances()) host_->set_enabled(inst.name, disabled_.count(inst.name) == 0);
+}
+
+std::string Session::reload() {
+  ModelPtr nm;
+  try {
+    nm = load_model(path_);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  std::unique_ptr<Host> nh;
+  std::vector<ConfigOverride> kept = overrides_;
+  try {
+    nh = attach(nm.get(), kept);
+  } catch (const std::exception& with_edits) {
+    if (kept.empty()) return with_edits.what();
+    try {  // the file changed so that an edit no longer applies: keep the file's own values
+      nh = attach(nm.get(), {});
+      kept.clear();
+      note(std::string("reload: viewer edits dropped (") + with_edits.what() + ")");
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+  }
+  DataPtr nd = make_data(nm.get());
+  // Swap in the new model; the old host detaches before its model is deleted.
+  host_.reset();
+  d_.reset();
+  m_ = std::move(nm);
+  d_ = std::move(nd);
+  host_ = std::move(nh);
+  overrides_ = kept;
+  for (auto it = disabled_.begin(); it != disabled_.end();) {
+    it = host_->find(*it) ? std::next(it) : disabled_.erase(it);
+  }
+  apply_enabled();
+  if (keyframe_ >= m_->nkey) keyframe_ = -1;
+  mjv_defaultPerturb(&pert);
+  reset();
+  return "";
+}
+
+void Session::reset() {
+  if (keyframe_ >= 0) {
+    mj_resetDataKeyframe(m_.get(), d_.get(), keyframe_);
+  } else {
+    mj_resetData(m_.get(), d_.get());
+  }
+  sim_lag_ = 0;
+  mj_forward(m_.get(), d_.get());
+}
+
+int Session::find_keyframe(const std::string& name) const {
+  const int id = mj_name2id(m_.get(), mjOBJ_KEY, name.c_str());
+  if (id >= 0) return id;
+  if (!name.empty() && name.size() < 9 && name.find_first_not_of("0123456789") == std::string::npos) {
+    const int index = std::stoi(name);
+    if (index < m_->nkey) return index;
+  }
+  std::string known;
+  for (int i = 0; i < m_->nkey; ++i) {
+    const char* n = mj_id2name(m_.get(), mjOBJ_KEY, i);
+    known += std::string(known.empty() ? "" : ", ") + (n && *n ? n : "#" + std::to_string(i));
+  }
+  throw std::runtime_error(path_ + ": no keyframe '" + name + "' (" +
+                           (m_->nkey ? "known keyframes: " + known : std::string("the model has no keyframes")) + ")");
+}
+
+void Session::select_keyframe(int k) {
+  keyframe_ = (k >= 0 && k < m_->nkey) ? k : -1;
+  reset();
+}
+
+void Session::step_once() {
+  mjModel* m = m_.get();
+  mjData* d = d_.get();
+  mju_zero(d->xfrc_applied, 6 * m->nbody);
+  mjv_applyPerturbPose(m, d, &pert, 0);
+  mjv_applyPerturbForce(m, d, &pert);
+  mj_step(m, d);
+  if (d->warning[mjWARN_BADQACC].number > 0) {
+    note("t = " + std::to_string(d->time) + " s: MuJoCo reported a bad qacc and reset the simulation");
+    d->warning[mjWARN_BADQACC].number = 0;
+  }
+}
+
+void Session::forward_paused() {
+  mjv_applyPerturbPose(m_.get(), d_.get(), &pert, 1);
+  mj_forward(m_.get(), d_.get());
+}
+
+int Session::advance(double wall_dt, double max_wall_s) {
+  if (paused) {
+    sim_lag_ = 0;
+    forward_paused();
+    return 0;
+  }
+  sim_lag_ += std::max(0.0, wall_dt) * speed;
+  const auto start = std::chrono::steady_clock::now();
+  int steps = 0;
+  const double dt = m_->opt.timestep;
+  while (sim_lag_ >= dt) {
+    step_once();
+    sim_lag_ -= dt;
+    ++steps;
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (spent > max_wall_s) {  // slower than real time: drop the debt instead of spiralling
+      sim_lag_ = 0;
+      break;
+    }
+  }
+  if (steps == 0) mj_forward(m_.get(), d_.get());  // keep the pose perturbation and derived quantities fresh
+  return steps;
+}
+
+namespace {
+// What reset() would write for every instance of h in d's situation: config-derived entries (setpoints, gains
+// copied into state) plus time/measurement-derived ones.
+std::vector<mjtNum> fresh_state(const Host& h, const mjModel* m, const mjData* d) {
+  std::vector<mjtNum> out(h.userdata_size(), 0.0);
+  for (const Instance& inst : h.instances()) {
+    if (inst.plugin->nstate() > 0) inst.plugin->reset(m, d, out.data() + inst.state_adr);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string Session::set_overrides(const std::vector<ConfigOverride>& overrides) {
+  mjData* d = d_.get();
+  const bool live = host_->state_ready(d);
+  // Reset states of the old configuration, taken before its plugins go away.
+  const std::vector<mjtNum> old_fresh = live ? fresh_state(*host_, m_.get(), d) : std::vector<mjtNum>();
+  const int old_size = host_->userdata_size();
+  std::vector<std::pair<std::string, std::pair<int, int>>> old_slices;
+  for (const Instance& inst : host_->instances()) old_slices.push_back({inst.name, {inst.state_adr, inst.plugin->nstate()}});
+  host_.reset();  // one Host per model: the old one detaches first
+  try {
+    host_ = attach(m_.get(), overrides);
+  } catch (const std::exception& e) {
+    const std::string why = e.what();
+    try {
+      host_ = attach(m_.get(), overrides_);  // these attached before, so they attach again
+    } catch (const std::exception&) {
+      host_ = attach(m_.get(), {});  // cannot fail: the model attached without edits when it was loaded
+      overrides_.clear();
+    }
+    apply_enabled();
+    return why;
+  }
+  overrides_ = overrides;
+  apply_enabled();
+  bool same = host_->userdata_size() == old_size && host_->instances().size() == old_slices.size();
+  for (size_t i = 0; same && i < old_slices.size(); ++i) {
+    const Instance& inst = host_->instances()[i];
+    same = inst.name == old_slices[i].first && inst.state_adr == old_slices[i].second.first &&
+           inst.plugin->nstate() == old_slices[i].second.second;
+  }
+  if (!same) {
+    host_->reset_state(d);  // the layout changed: the plugins restart from reset()
+  } else if (live) {
+    // Keep the running state (integrators, timers, filters) but take every entry that reset() derives from the
+    // configuration: where the old and new configurations' reset states differ (e.g. a PID setpoint that lives
+    // in state), the new value is copied in. Plugin types need no viewer code for this.
+    const std::vector<mjtNum> new_fresh = fresh_state(*host_, m_.get(), d);
+    for (size_t i = 0; i < new_fresh.size(); ++i) {
+      if (new_fresh[i] != old_fresh[i]) d->userdata[i] = new_fresh[i];
+    }
+  }
+  return "";
+}
+
+std::string Session::set_key(const std::string& instance, const std::string& key, const std::string& value) {
+  std::vector<ConfigOverride> next;
+  for (const ConfigOverride& o : overrides_) {
+    if (!(o.instance == instance && o.key == key)) next.push_back(o);
+  }
+  next.push_back({instance, key, value, "viewer"});
+  return set_overrides(next);
+}
+
+void Session::set_enabled(const std::string& instance, bool on) {
+  host_->set_enabled(instance, on);
+  if (on) {
+    disabled_.erase(instance);
+  } else {
+    disabled_.insert(instance);
+  }
+}
+
+bool Session::enabled(const std::string& instance) const { return disabled_.count(instance) == 0; }
+
+}  // namespace mjhand::view

@@ -1,0 +1,81 @@
+// The simulation behind the viewer: model, data and plugin host, with reload, reset, keyframes, real-time stepping,
+// mouse perturbation and run-time edits of plugin keys and on/off switches. No UI code, so headless mode and the
+// interactive window step the same way.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "host/host.h"
+#include "io/model_io.h"
+
+namespace mjhand::view {
+
+class Session {
+ public:
+  // Loads path (MuJoCo's message on failure) and attaches its plugins; throws std::runtime_error / ConfigError.
+  explicit Session(const std::string& path);
+  ~Session();
+
+  const std::string& path() const { return path_; }
+  mjModel* m() const { return m_.get(); }
+  mjData* d() const { return d_.get(); }
+  Host* host() const { return host_.get(); }
+
+  // Recompiles the file; on success replaces model, data and host (edits that still apply are kept) and returns "".
+  // On failure keeps everything and returns MuJoCo's or the host's message.
+  std::string reload();
+  // mj_resetData, or the selected keyframe; plugins restart from their reset state.
+  void reset();
+  // Keyframe index by name (or index text); throws std::runtime_error listing the model's keyframes.
+  int find_keyframe(const std::string& name) const;
+  // Selects keyframe k (-1: none, qpos0) and resets to it.
+  void select_keyframe(int k);
+  int keyframe() const { return keyframe_; }
+
+  // Advances the simulation towards wall_dt * speed of simulated time (at most max_wall_s of compute), applying
+  // the mouse perturbation. Returns the number of steps taken.
+  int advance(double wall_dt, double max_wall_s = 1.0 / 30);
+  // Exactly one mj_step (single-step key).
+  void step_once();
+  // mj_forward after a state edit while paused; applies a pose perturbation too.
+  void forward_paused();
+
+  bool paused = false;
+  double speed = 1.0;  // simulated seconds per wall second
+  mjvPerturb pert;     // mouse perturbation (simulate's ctrl+drag)
+
+  // Plugin edits. Applies instance.key = value by re-attaching the host with every edit so far; "" or the error
+  // (the previous edits are re-attached then).
+  std::string set_key(const std::string& instance, const std::string& key, const std::string& value);
+  // Replaces the whole edit list (e.g. several keys at once); same contract as set_key.
+  std::string set_overrides(const std::vector<ConfigOverride>& overrides);
+  const std::vector<ConfigOverride>& overrides() const { return overrides_; }
+  // Switches an instance on/off; remembered across re-attach and reload.
+  void set_enabled(const std::string& instance, bool on);
+  bool enabled(const std::string& instance) const;
+
+  // Messages from the last operations (divergence warnings, dropped edits), newest last.
+  std::vector<std::string> log;
+
+ private:
+  std::unique_ptr<Host> attach(const mjModel* m, const std::vector<ConfigOverride>& overrides) const;
+  void apply_enabled();
+  void note(const std::string& s);
+
+  std::string path_;
+  ModelPtr m_;
+  DataPtr d_;
+  std::unique_ptr<Host> host_;
+  std::vector<ConfigOverride> overrides_;
+  std::set<std::string> disabled_;
+  int keyframe_ = -1;
+  double sim_lag_ = 0;  // simulated time still owed to real time [s]
+};
+
+}  // namespace mjhand::view
