@@ -17,6 +17,7 @@
 #include "grasp/grasp_statics.h"
 #include "host/host.h"
 #include "io/model_io.h"
+#include "io/sim_monitor.h"
 #include "parallel/grasp_equivalence.h"
 #include "sensors/grasp_analysis.h"
 
@@ -100,18 +101,6 @@ HandModel default_hand(const mjModel* m, int object, const std::string& path) {
   }
 }
 
-// The first reason the settled state is unusable, or "".
-std::string diverged(const mjModel* m, const mjData* d) {
-  for (int i = 0; i < m->nq; ++i) {
-    if (!std::isfinite(d->qpos[i])) return "qpos[" + std::to_string(i) + "] is not finite";
-  }
-  for (int i = 0; i < m->nv; ++i) {
-    if (!std::isfinite(d->qvel[i])) return "qvel[" + std::to_string(i) + "] is not finite";
-  }
-  if (d->warning[mjWARN_BADQACC].number) return "MuJoCo reported a bad qacc (simulation unstable)";
-  return "";
-}
-
 // Borras & Dollar section 2.3, choice (b): reciprocal screws along n, t, o at each contact, J_Theta from MuJoCo's own
 // joint twists (mj_jac), J_p about the world origin; the residual checks J_Theta^+ J_p S = J_H^+ G^T.
 ParallelSection add_parallel_section(const mjModel* m, const mjData* d, const HandModel& hand,
@@ -166,6 +155,8 @@ int cmd_analyze(const Args& args) {
     rep.keyframe_name = mj_name(m.get(), mjOBJ_KEY, rep.keyframe_index);
     rep.state_source = "keyframe";
     mj_resetDataKeyframe(m.get(), d.get(), rep.keyframe_index);
+    check_state_finite(m.get(), d.get(), path + ": keyframe '" + rep.keyframe_name + "' (#" +
+                                             std::to_string(rep.keyframe_index) + ")");
   } else if (r.has("--qpos")) {
     const std::vector<double> q = parse_qpos(m.get(), r.get("--qpos", ""));
     std::copy(q.begin(), q.end(), d->qpos);
@@ -174,12 +165,14 @@ int cmd_analyze(const Args& args) {
   mj_forward(m.get(), d.get());
   rep.settle_s = settle;
   rep.settle_steps = std::lround(settle / m->opt.timestep);
+  SimMonitor monitor(m.get());
   for (long k = 0; k < rep.settle_steps; ++k) {
+    monitor.before_step(d.get());
     mj_step(m.get(), d.get());
-    const std::string bad = diverged(m.get(), d.get());
-    if (!bad.empty()) {
-      throw std::runtime_error(path + ": the simulation diverged while settling, at t = " + std::to_string(d->time) +
-                               " s: " + bad);
+    if (const char* bad = monitor.after_step(d.get())) {
+      char at[64];
+      std::snprintf(at, sizeof(at), "%.6g", monitor.diverged_at());  // d->time is 0 again after MuJoCo's reset
+      throw std::runtime_error(path + ": the simulation diverged while settling, at t = " + at + " s: " + bad);
     }
   }
   mj_forward(m.get(), d.get());  // contacts, forces and kinematics of the final state, consistently

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "host/host.h"
 #include "io/model_io.h"
+#include "io/sim_monitor.h"
 #include "io/trajectory_log.h"
 
 namespace mjhand::cli {
@@ -33,22 +34,12 @@ const char* kUsage =
     "  --set-file F    the same, one I.K=V per line ('#' starts a comment)\n"
     "  --keyframe K    start from keyframe K (name or index; e.g. a preset pose) instead of qpos0\n"
     "  --qpos LIST     start from these nq comma-separated joint positions\n"
-    "  --quiet         print only the output paths\n";
-
-// First problem that makes the rollout meaningless (NaN state or a MuJoCo instability warning), or "".
-std::string divergence(const mjModel* m, const mjData* d) {
-  for (int i = 0; i < m->nq; ++i) {
-    if (!std::isfinite(d->qpos[i])) return "qpos[" + std::to_string(i) + "] is not finite";
-  }
-  for (int i = 0; i < m->nv; ++i) {
-    if (!std::isfinite(d->qvel[i])) return "qvel[" + std::to_string(i) + "] is not finite";
-  }
-  if (d->warning[mjWARN_BADQACC].number) return "MuJoCo reported a bad qacc (simulation unstable)";
-  if (d->warning[mjWARN_BADQPOS].number) return "MuJoCo reported a bad qpos";
-  if (d->warning[mjWARN_BADQVEL].number) return "MuJoCo reported a bad qvel";
-  if (d->warning[mjWARN_BADCTRL].number) return "MuJoCo reported a bad ctrl";
-  return "";
-}
+    "  --quiet         print only the output paths\n"
+    "\n"
+    "MuJoCo's warnings and the plugins' faults (NaN/Inf they wrote, replaced by 0) are reported with the simulation\n"
+    "time and cause (also on stderr). Exit status: 0 done; 1 error, or the rollout diverged (non-finite state, or\n"
+    "MuJoCo's bad qpos/qvel/qacc/ctrl; the message names the first time; nothing is written); 2 bad command line;\n"
+    "3 done and written, but a plugin wrote bad values (see summary.txt).\n";
 
 // Sensors of fingertip_kinematics instances: mjhand's FK of a tip site, comparable with MuJoCo's site_xpos.
 std::vector<int> fk_sensors(const Host& host) {
@@ -165,6 +156,7 @@ int cmd_run(const Args& args) {
     const int key = find_keyframe(m.get(), r.get("--keyframe", ""));
     mj_resetDataKeyframe(m.get(), d.get(), key);
     start = "keyframe '" + mj_name(m.get(), mjOBJ_KEY, key) + "' (#" + std::to_string(key) + ")";
+    check_state_finite(m.get(), d.get(), path + ": " + start);
   } else if (r.has("--qpos")) {
     const std::vector<double> q = parse_qpos(m.get(), r.get("--qpos", ""));
     std::copy(q.begin(), q.end(), d->qpos);
@@ -174,17 +166,32 @@ int cmd_run(const Args& args) {
 
   const std::vector<int> fk = fk_sensors(*host);
   double fk_worst = 0;
-  std::filesystem::create_directories(out_dir);
+  std::error_code mkdir_error;
+  std::filesystem::create_directories(out_dir, mkdir_error);
+  if (mkdir_error) {
+    throw std::runtime_error("--out '" + out_dir + "': cannot create the directory: " + mkdir_error.message());
+  }
   const std::string csv = out_dir + "/trajectory.csv", summary = out_dir + "/summary.txt";
   TrajectoryLog log(m.get(), csv);
   log.record(d.get());
+  SimMonitor monitor(m.get());
+  // What the plugins did wrong, one line (empty when nothing): the cause of a divergence or a flaw in the results.
+  const auto fault_report = [&] {
+    const FaultSummary f = host->faults(d.get());
+    if (f.count == 0) return std::string();
+    char head[96];
+    std::snprintf(head, sizeof(head), "plugin faults: %ld bad value(s) replaced by 0 (last at t = %.6g s); first: ",
+                  f.count, f.last_time);
+    return head + host->describe(f.first) + "\n";
+  };
   const auto t0 = std::chrono::steady_clock::now();
   for (long k = 1; k <= steps; ++k) {
+    monitor.before_step(d.get());
     mj_step(m.get(), d.get());
-    const std::string bad = divergence(m.get(), d.get());
-    if (!bad.empty()) {
-      throw std::runtime_error(path + ": rollout diverged at t = " + std::to_string(d->time) + " s: " + bad +
-                               " (no results written)");
+    if (const char* bad = monitor.after_step(d.get())) {
+      char head[96];
+      std::snprintf(head, sizeof(head), ": rollout diverged at t = %.6g s (step %ld): ", monitor.diverged_at(), k);
+      throw std::runtime_error(path + head + bad + " (no results written)\n" + fault_report() + monitor.report());
     }
     fk_worst = std::max(fk_worst, fk_deviation(m.get(), d.get(), fk));
     if (k % every == 0 || k == steps) log.record(d.get());
@@ -220,6 +227,13 @@ int cmd_run(const Args& args) {
                   d->site_xpos[3 * i + 1], d->site_xpos[3 * i + 2]);
     s << buf;
   }
+  const std::string warnings = monitor.report(), faults = fault_report();
+  std::string problems;  // indented for the summary, verbatim for stderr
+  for (const std::string& block : {warnings.empty() ? std::string() : "MuJoCo warnings:\n" + warnings, faults}) {
+    std::istringstream lines(block);
+    for (std::string line; std::getline(lines, line);) problems += "  " + line + "\n";
+  }
+  s << (problems.empty() ? "  MuJoCo warnings: none; plugin faults: none\n" : problems);
   s << "  wrote " << csv << " (" << log.rows() << " rows x " << log.columns().size() << " columns)\n";
   write_file_atomically(summary, s.str());
   if (quiet) {
@@ -228,7 +242,8 @@ int cmd_run(const Args& args) {
     std::fputs(s.str().c_str(), stdout);
     std::printf("  wrote %s\n", summary.c_str());
   }
-  return 0;
+  if (!problems.empty()) std::fprintf(stderr, "mjhand run: %s:\n%s", path.c_str(), problems.c_str());
+  return faults.empty() ? 0 : 3;
 }
 
 }  // namespace mjhand::cli

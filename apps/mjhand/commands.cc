@@ -14,6 +14,8 @@ const std::vector<Command>& commands() {
       {"batch", "run a campaign (scenarios x grid x seeds) on worker threads: rollout CSVs + summary", cmd_batch},
       {"plot", "PNG plots of a batch rollout CSV or of a campaign's summary (gnuplot)", cmd_plot},
       {"current-study", "direct-drive hand: coil currents, power, heating (Figures 2-4)", cmd_current_study},
+      {"fit-coupling", "least-squares joint coupling law from a CSV of angles (+ MJCF equality)", cmd_fit_coupling},
+      {"berul-poses", "BERUL hand fingertips for actuator sensor values M (Fig. 7) as CSV", cmd_berul_poses},
   };
   return table;
 }

@@ -25,6 +25,8 @@ int cmd_scenario(const Args& args);    // mjhand scenario SCENE.yaml [--density-
 int cmd_batch(const Args& args);     // mjhand batch CAMPAIGN.yaml [--threads N] [--shard I/N] (docs/batch.md)
 int cmd_plot(const Args& args);      // mjhand plot ROLLOUT.csv|CAMPAIGN_DIR --out DIR
 int cmd_current_study(const Args& args);  // mjhand current-study [--out DIR] (direct-drive hand, Figures 2-4)
+int cmd_fit_coupling(const Args& args);  // mjhand fit-coupling DATA.csv [--x C --y C --order N --deg --supplement --mjcf]
+int cmd_berul_poses(const Args& args);   // mjhand berul-poses [--model M --out DIR] (BERUL Fig. 7 fingertips)
 
 // True when args contains -h or --help.
 bool wants_help(const Args& args);

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "analyze_report.h"
 #include "args.h"
@@ -26,6 +28,36 @@ int find_keyframe(const mjModel* m, const std::string& k) {
                                   std::to_string(m->nkey - 1)
                             : std::string("it has no keyframes")) +
                    ")");
+}
+
+void check_state_finite(const mjModel* m, const mjData* d, const std::string& origin) {
+  const auto check = [&](const char* array, const mjtNum* v, int n, mjtObj type, const int* object_of) {
+    for (int i = 0; i < n; ++i) {
+      if (std::isfinite(v[i])) continue;
+      char value[32];
+      std::snprintf(value, sizeof(value), "%g", v[i]);
+      std::string what = origin + ": " + array + "[" + std::to_string(i) + "] = " + value + " is not finite";
+      if (object_of) {
+        const char* kind = type == mjOBJ_JOINT ? "joint" : "actuator";
+        what += std::string(" (") + kind + " '" + mj_name(m, type, object_of[i]) + "')";
+      }
+      throw std::runtime_error(what);
+    }
+  };
+  std::vector<int> qpos_joint(m->nq);
+  for (int j = 0; j < m->njnt; ++j) {
+    const int end = j + 1 < m->njnt ? m->jnt_qposadr[j + 1] : m->nq;
+    for (int i = m->jnt_qposadr[j]; i < end; ++i) qpos_joint[i] = j;
+  }
+  check("qpos", d->qpos, m->nq, mjOBJ_JOINT, qpos_joint.data());
+  check("qvel", d->qvel, m->nv, mjOBJ_JOINT, m->dof_jntid);
+  check("act", d->act, m->na, mjOBJ_UNKNOWN, nullptr);
+  std::vector<int> actuator(m->nu);
+  for (int i = 0; i < m->nu; ++i) actuator[i] = i;
+  check("ctrl", d->ctrl, m->nu, mjOBJ_ACTUATOR, actuator.data());
+  check("mocap_pos", d->mocap_pos, 3 * m->nmocap, mjOBJ_UNKNOWN, nullptr);
+  check("mocap_quat", d->mocap_quat, 4 * m->nmocap, mjOBJ_UNKNOWN, nullptr);
+  if (!std::isfinite(d->time)) check("time", &d->time, 1, mjOBJ_UNKNOWN, nullptr);
 }
 
 std::vector<double> parse_qpos(const mjModel* m, const std::string& text) {

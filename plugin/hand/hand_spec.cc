@@ -1,11 +1,14 @@
 #include "hand/hand_spec.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <set>
 #include <sstream>
+
+#include "coupling/coupling_law.h"
 
 namespace mjhand {
 
@@ -364,6 +367,57 @@ KeyframeSpec parse_keyframe(const Field& f, const HandSpec& spec) {
   return key;
 }
 
+// A coupling entry: both joints must exist and differ, and over the driver's range the law must keep the driven
+// joint inside its range (checked in joint angles q, i.e. after removing both rows' theta offsets).
+CouplingSpec parse_coupling(const Field& f, const HandSpec& spec) {
+  MapReader map(f);
+  CouplingSpec c;
+  c.mark = f.mark;
+  const Field joint = map.required("joint"), driver = map.required("driver");
+  c.joint = read_identifier(joint);
+  c.driver = read_identifier(driver);
+  c.joint_ref = find_joint(spec, c.joint);
+  c.driver_ref = find_joint(spec, c.driver);
+  if (c.joint_ref.finger < 0) joint.fail("no joint \"" + c.joint + "\" in the hand");
+  if (c.driver_ref.finger < 0) driver.fail("no joint \"" + c.driver + "\" in the hand");
+  if (c.joint == c.driver) driver.fail("a joint cannot drive itself");
+  const Field coef = map.required("coef");
+  const std::vector<Field> items = read_sequence(coef);
+  if (items.empty() || items.size() > kMaxCouplingOrder + 1) {
+    coef.fail("needs 1 to 5 coefficients c0..c4 (polynomial order up to 4), got " + std::to_string(items.size()));
+  }
+  for (const Field& i : items) c.coef.push_back(read_number(i));
+  const Field solref = map.optional("solref");
+  if (present(solref)) {
+    c.solref = read_numbers(solref, 2);
+    if (!(c.solref[0] > 0) || !(c.solref[1] > 0)) solref.fail("timeconst and dampratio must be positive");
+  }
+  map.finish();
+  const DHLink& x = spec.fingers[c.driver_ref.finger].links[c.driver_ref.link].dh;
+  const DHLink& y = spec.fingers[c.joint_ref.finger].links[c.joint_ref.link].dh;
+  const CouplingLaw law_q = law_in_joint_angles(coupling_law(c.coef), x.theta, y.theta);
+  const RangeViolation v = check_coupling_range(law_q, x.lower, x.upper, y.lower, y.upper);
+  if (v.violated) {
+    // Revolute values in rad with degrees alongside (the YAML's unit), prismatic ones in m.
+    const auto shown = [](double v, const DHLink& l) {
+      std::ostringstream o;
+      o.precision(6);
+      o << v;
+      if (l.kind == JointKind::kRevolute) o << " (" << v / kDeg << " deg)";
+      return o.str();
+    };
+    const double s = y.kind == JointKind::kRevolute ? kDeg : 1.0;
+    std::ostringstream m;
+    m.precision(6);
+    m << "the law drives joint " << c.joint << " to q = " << shown(v.value, y) << " at " << c.driver << " = "
+      << shown(v.driver, x) << ", outside its range [" << y.lower / s << ", " << y.upper / s << "]"
+      << (y.kind == JointKind::kRevolute ? " deg" : " m")
+      << (std::isfinite(x.lower) ? "" : " (the driver has no range, so a non-constant law leaves any finite one)");
+    coef.fail(m.str());
+  }
+  return c;
+}
+
 HandSpec parse_root(const Field& root) {
   MapReader map(root);
   HandSpec spec;
@@ -421,6 +475,28 @@ HandSpec parse_root(const Field& root) {
       if (!knames.insert(spec.keyframes.back().name).second) {
         MapReader m(item);
         m.required("name").fail("duplicate keyframe name \"" + spec.keyframes.back().name + "\"");
+      }
+    }
+  }
+  const Field couplings = map.optional("couplings");
+  if (present(couplings)) {
+    std::set<std::string> driven;
+    for (const Field& item : read_sequence(couplings)) {
+      spec.couplings.push_back(parse_coupling(item, spec));
+      if (!driven.insert(spec.couplings.back().joint).second) {
+        MapReader m(item);
+        m.required("joint").fail("joint " + spec.couplings.back().joint + " is already driven by another coupling");
+      }
+    }
+    for (const Field& item : read_sequence(couplings)) {  // a driver chain must end at a free joint
+      MapReader m(item);
+      std::string j = read_identifier(m.required("joint"));
+      for (std::size_t steps = 0; steps <= spec.couplings.size(); ++steps) {
+        const auto it = std::find_if(spec.couplings.begin(), spec.couplings.end(),
+                                     [&](const CouplingSpec& c) { return c.joint == j; });
+        if (it == spec.couplings.end()) break;
+        j = it->driver;
+        if (steps == spec.couplings.size()) m.required("driver").fail("the couplings form a cycle");
       }
     }
   }

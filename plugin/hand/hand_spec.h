@@ -90,6 +90,16 @@ struct KeyframeSpec {
   std::vector<double> qpos;
 };
 
+// A coupling of two finger joints, theta_joint = sum coef[k] theta_driver^k with theta the DH angle (the row's
+// theta offset + q), written as an MJCF joint equality (see docs/berul-coupling.md).
+struct CouplingSpec {
+  std::string joint, driver;      // driven joint, driving joint
+  JointRef joint_ref, driver_ref;
+  std::vector<double> coef;       // c0..c4, 1 to 5 values, SI (rad or m)
+  std::vector<double> solref;     // MuJoCo solref (timeconst, dampratio) of the equality; empty = MuJoCo's default
+  YAML::Mark mark = YAML::Mark::null_mark();
+};
+
 // Largest nuserdata a description may ask for (or its plugins may need): anything bigger is a typo, and MuJoCo would
 // allocate it in every mjData.
 constexpr int kMaxNuserdata = 1000000;
@@ -102,6 +112,7 @@ struct HandSpec {
   std::vector<ActuatorSpec> actuators;
   std::vector<PluginSpec> plugins;
   std::vector<KeyframeSpec> keyframes;
+  std::vector<CouplingSpec> couplings;  // joint equalities, in file order
   int nuserdata = 0;             // 0: build_hand_model sizes it from the plugins
   bool self_collision = false;  // false: hand geoms never collide with each other (see docs/hand-description.md)
 

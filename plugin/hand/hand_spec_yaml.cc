@@ -164,6 +164,22 @@ std::string hand_spec_to_yaml(const HandSpec& spec) {
     }
     out << YAML::EndSeq;
   }
+  if (!spec.couplings.empty()) {
+    out << YAML::Key << "couplings" << YAML::Value << YAML::BeginSeq;
+    for (const CouplingSpec& c : spec.couplings) {
+      out << YAML::BeginMap << YAML::Key << "joint" << YAML::Value << c.joint;
+      out << YAML::Key << "driver" << YAML::Value << c.driver;
+      out << YAML::Key << "coef" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (double v : c.coef) out << num(v);
+      out << YAML::EndSeq;
+      if (!c.solref.empty()) {
+        out << YAML::Key << "solref" << YAML::Value;
+        emit_numbers(out, {c.solref[0], c.solref[1]});
+      }
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
   if (spec.nuserdata > 0) out << YAML::Key << "nuserdata" << YAML::Value << spec.nuserdata;
   out << YAML::Key << "self_collision" << YAML::Value << (spec.self_collision ? "true" : "false");
   out << YAML::EndMap;

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "coupling/coupling_law.h"
 #include "hand/chain_encoding.h"
 #include "hand/hand_chains.h"
 #include "hand/number_format.h"
@@ -163,6 +164,22 @@ struct Writer {
     out << "  </keyframe>\n";
   }
 
+  // Joint equalities for the couplings: the law is in DH angles, MuJoCo's polycoef in q - qpos0 (qpos0 = 0 here).
+  void equalities() {
+    if (spec.couplings.empty()) return;
+    out << "  <equality>\n";
+    for (const CouplingSpec& c : spec.couplings) {
+      const double ox = spec.fingers[c.driver_ref.finger].links[c.driver_ref.link].dh.theta;
+      const double oy = spec.fingers[c.joint_ref.finger].links[c.joint_ref.link].dh.theta;
+      const auto a = mujoco_polycoef(coupling_law(c.coef), 0.0, 0.0, ox, oy);
+      out << "    <joint name=\"couple_" << c.joint << "\" joint1=\"" << c.joint << "\" joint2=\"" << c.driver
+          << "\" polycoef=\"" << nums({a[0], a[1], a[2], a[3], a[4]}) << "\"";
+      if (!c.solref.empty()) out << " solref=\"" << nums({c.solref[0], c.solref[1]}) << "\"";
+      out << "/>\n";
+    }
+    out << "  </equality>\n";
+  }
+
   void custom() {
     out << "  <custom>\n";
     const std::vector<Chain> chains = hand_chains_in_palm(spec);
@@ -200,6 +217,7 @@ std::string write_mjcf(const HandSpec& spec, const std::string& source_name) {
   for (const FingerSpec& f : spec.fingers) w.finger(f);
   out << "    </body>\n";
   out << "  </worldbody>\n";
+  w.equalities();
   w.actuators();
   w.custom();
   w.keyframes();

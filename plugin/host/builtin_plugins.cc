@@ -1,5 +1,7 @@
 // The plugin types mjhand ships. Each feature adds its line here (like mujoco_mpc's task registry).
 #include "coil_actuator/coil_actuator.h"
+#include "coupling/coupling_plugin.h"
+#include "coupling/joint_signal.h"
 #include "computed_torque/computed_torque.h"
 #include "dc_motor/dc_motor.h"
 #include "direct_drive/dynamic_model.h"
@@ -32,6 +34,8 @@ void register_builtin_plugins(PluginRegistry& registry) {
   registry.add({"computed_torque", "computed-torque / feed-forward joint control on quintic, cosine or via-point paths",
                 make_computed_torque_plugin});
   registry.add({"hand_object", "grasped-object pose control: Cartesian PID, G^+ W + squeeze", make_hand_object_plugin});
+  registry.add({"coupling", "underactuated linkage as a stiff passive spring-damper toward theta_y = poly(theta_x)", make_coupling_plugin});
+  registry.add({"joint_signal", "linear actuator-sensor model: writes M = (theta - offset) / gain into a user sensor", make_joint_signal_plugin});
   registry.add({"contact_detection", "phalanx/palm contact 0/1 after N samples above a force threshold, + where", make_contact_detection_plugin});
   registry.add({"hand_closure", "closes position-controlled fingers by an increment per step until each phalanx touches", make_hand_closure_plugin});
   register_direct_drive_model();  // computed_torque's model=direct_drive (closed-form M, V, G of the direct-drive hand)

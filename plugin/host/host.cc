@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <cctype>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -221,7 +222,8 @@ std::unique_ptr<Host> Host::attach(const mjModel* m, const AttachOptions& option
   }
   host->userdata_size_ = adr > 0 ? kHeaderSize + adr : 0;
   if (host->userdata_size_ > m->nuserdata) {
-    throw ConfigError("the mjhand plugin instances need " + std::to_string(host->userdata_size_) +
+    throw ConfigError((options.xml_path.empty() ? "" : options.xml_path + ": ") + "the mjhand plugin instances need " +
+                      std::to_string(host->userdata_size_) +
                       " entries of d->userdata but the model declares nuserdata=" + std::to_string(m->nuserdata) +
                       ": add <size nuserdata=\"" + std::to_string(host->userdata_size_) + "\"/> to the MJCF");
   }
@@ -281,17 +283,70 @@ void Host::ensure_state(const mjData* d) const {
   if (!state_ready(d)) reset_state(const_cast<mjData*>(d));
 }
 
+namespace {
+bool any_bad(const mjtNum* v, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (mju_isBad(v[i])) return true;
+  }
+  return false;
+}
+}  // namespace
+
+void Host::record_fault(const mjData* d, int k, FaultKind kind, int id, int component, mjtNum value) const {
+  Fault f;
+  f.instance = k;
+  f.kind = kind;
+  f.index = id;
+  f.component = component;
+  f.value = value;
+  f.time = d->time;
+  faults_.record(d, f);
+}
+
+void Host::sanitize(const mjData* d, int k, FaultKind kind, mjtNum* v, int n) const {
+  for (int i = 0; i < n; ++i) {
+    if (!mju_isBad(v[i])) continue;
+    const bool xfrc = kind == FaultKind::kXfrcApplied;
+    record_fault(d, k, kind, xfrc ? i / 6 : i, xfrc ? i % 6 : 0, v[i]);
+    v[i] = 0;
+  }
+}
+
+mjtNum Host::checked(const mjData* d, int k, FaultKind kind, int id, mjtNum v) const {
+  if (!mju_isBad(v)) return v;
+  record_fault(d, k, kind, id, 0, v);
+  return 0;
+}
+
 void Host::run_control(mjData* d) const {
   ensure_state(d);
+  if (control_.empty()) return;
+  // Bad applied forces that were there before mjhand's controllers ran are not theirs: left to MuJoCo, which warns
+  // and resets. Otherwise every bad value found after an instance ran is that instance's.
+  const bool outside_bad = any_bad(d->qfrc_applied, m_->nv) || any_bad(d->xfrc_applied, 6 * m_->nbody);
   for (const Instance* inst : control_) {
-    if (is_on(inst)) inst->plugin->control(m_, d, state(d, *inst));
+    if (!is_on(inst)) continue;
+    inst->plugin->control(m_, d, state(d, *inst));
+    const int k = index(inst);
+    for (int id : inst->plugin->owned_ctrls()) {
+      if (!mju_isBad(d->ctrl[id])) continue;
+      record_fault(d, k, FaultKind::kCtrl, id, 0, d->ctrl[id]);
+      d->ctrl[id] = 0;
+    }
+    if (outside_bad) continue;
+    sanitize(d, k, FaultKind::kQfrcApplied, d->qfrc_applied, m_->nv);
+    sanitize(d, k, FaultKind::kXfrcApplied, d->xfrc_applied, 6 * m_->nbody);
   }
 }
 
 void Host::run_passive(mjData* d) const {
   ensure_state(d);
+  if (passive_.empty()) return;
+  const bool outside_bad = any_bad(d->qfrc_passive, m_->nv);  // MuJoCo's own springs/dampers: not ours to hide
   for (const Instance* inst : passive_) {
-    if (is_on(inst)) inst->plugin->passive(m_, d, state(d, *inst));
+    if (!is_on(inst)) continue;
+    inst->plugin->passive(m_, d, state(d, *inst));
+    if (!outside_bad) sanitize(d, index(inst), FaultKind::kQfrcPassive, d->qfrc_passive, m_->nv);
   }
 }
 
@@ -300,6 +355,15 @@ void Host::run_sensor(mjData* d, int stage) const {
   for (const Instance* inst : sensor_) {
     if (is_on(inst)) {
       inst->plugin->sensor(m_, d, stage, state(d, *inst));
+      for (int id : inst->plugin->owned_sensors()) {
+        if (m_->sensor_needstage[id] != stage) continue;
+        mjtNum* v = d->sensordata + m_->sensor_adr[id];
+        for (int c = 0; c < m_->sensor_dim[id]; ++c) {
+          if (!mju_isBad(v[c])) continue;
+          record_fault(d, index(inst), FaultKind::kSensor, id, c, v[c]);
+          v[c] = 0;
+        }
+      }
       continue;
     }
     for (int id : inst->plugin->owned_sensors()) {  // a switched-off sensor reads 0, never a stale value
@@ -313,21 +377,60 @@ mjtNum Host::actuator_gain(const mjData* d, int id) const {
   ensure_state(d);
   const Instance& inst = instances_[actuator_owner_[id]];
   if (!is_on(&inst)) return 0;  // switched off: no force (gain, bias) and frozen activation (dyn)
-  return inst.plugin->actuator_gain(m_, d, id, d->userdata + inst.state_adr);
+  return checked(d, index(&inst), FaultKind::kActuatorGain, id,
+                 inst.plugin->actuator_gain(m_, d, id, d->userdata + inst.state_adr));
 }
 
 mjtNum Host::actuator_bias(const mjData* d, int id) const {
   ensure_state(d);
   const Instance& inst = instances_[actuator_owner_[id]];
   if (!is_on(&inst)) return 0;  // switched off: no force (gain, bias) and frozen activation (dyn)
-  return inst.plugin->actuator_bias(m_, d, id, d->userdata + inst.state_adr);
+  return checked(d, index(&inst), FaultKind::kActuatorBias, id,
+                 inst.plugin->actuator_bias(m_, d, id, d->userdata + inst.state_adr));
 }
 
 mjtNum Host::actuator_dyn(const mjData* d, int id) const {
   ensure_state(d);
   const Instance& inst = instances_[actuator_owner_[id]];
   if (!is_on(&inst)) return 0;  // switched off: no force (gain, bias) and frozen activation (dyn)
-  return inst.plugin->actuator_dyn(m_, d, id, d->userdata + inst.state_adr);
+  return checked(d, index(&inst), FaultKind::kActuatorDyn, id,
+                 inst.plugin->actuator_dyn(m_, d, id, d->userdata + inst.state_adr));
+}
+
+std::string Host::describe(const Fault& f) const {
+  std::string who = f.instance >= 0 && f.instance < static_cast<int>(instances_.size())
+                        ? "instance '" + instances_[f.instance].name + "' (" + instances_[f.instance].type + ")"
+                        : "an unknown instance";
+  std::string what;
+  const auto dof = [&](int i) {
+    const int j = i >= 0 && i < m_->nv ? m_->dof_jntid[i] : -1;
+    return std::to_string(i) + "] (joint " + (j >= 0 ? object_label(m_, mjOBJ_JOINT, j) : "?") + ")";
+  };
+  switch (f.kind) {
+    case FaultKind::kCtrl: what = "ctrl of actuator " + object_label(m_, mjOBJ_ACTUATOR, f.index); break;
+    case FaultKind::kQfrcApplied: what = "qfrc_applied[" + dof(f.index); break;
+    case FaultKind::kQfrcPassive: what = "qfrc_passive[" + dof(f.index); break;
+    case FaultKind::kXfrcApplied:
+      what = "xfrc_applied of body " + object_label(m_, mjOBJ_BODY, f.index) + " component " +
+             std::to_string(f.component);
+      break;
+    case FaultKind::kActuatorGain:
+    case FaultKind::kActuatorBias:
+    case FaultKind::kActuatorDyn:
+      what = std::string(f.kind == FaultKind::kActuatorGain   ? "the gain"
+                         : f.kind == FaultKind::kActuatorBias ? "the bias"
+                                                              : "the activation derivative (dyn)") +
+             " of user actuator " + object_label(m_, mjOBJ_ACTUATOR, f.index);
+      break;
+    case FaultKind::kSensor:
+      what = "sensor " + object_label(m_, mjOBJ_SENSOR, f.index) + " element " + std::to_string(f.component);
+      break;
+  }
+  char value[64];
+  std::snprintf(value, sizeof(value), "%g", f.value);
+  char time[64];
+  std::snprintf(time, sizeof(time), "%.6g", f.time);
+  return who + " wrote " + value + " into " + what + " at t = " + time + " s (replaced by 0)";
 }
 
 int required_userdata(const mjModel* m) {

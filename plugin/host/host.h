@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "host/config.h"
+#include "host/faults.h"
 #include "host/plugin.h"
 
 namespace mjhand {
@@ -78,11 +79,29 @@ class Host {
   mjtNum actuator_bias(const mjData* d, int id) const;
   mjtNum actuator_dyn(const mjData* d, int id) const;
 
+  // Bad values (NaN, Inf, |x| > mjMAXVAL) the instances wrote into d since the last clear_faults(d); the host
+  // replaced each by 0 before MuJoCo used it (docs/bad-input.md, "Faults during a simulation"). No allocation.
+  FaultSummary faults(const mjData* d) const { return faults_.get(d); }
+  // Forgets d's faults (e.g. before reusing or deleting d; mj_resetData keeps them). Not while d is stepping.
+  void clear_faults(const mjData* d) const { faults_.clear(d); }
+  // Faults of mjData beyond the FaultTable::kSlots that had faults at once: replaced, but only counted.
+  long untracked_faults() const { return faults_.untracked(); }
+  // One sentence naming instance, quantity and object, value and time, e.g. "instance 'close' (posture) wrote nan
+  // into ctrl of actuator 'a1' at t = 0.05 s (replaced by 0)".
+  std::string describe(const Fault& f) const;
+
  private:
   explicit Host(const mjModel* m) : m_(m) {}
   void ensure_state(const mjData* d) const;
   size_t index_of(const std::string& name) const;  // throws ConfigError naming the known instances
   bool is_on(const Instance* inst) const { return enabled_[inst - instances_.data()].load(std::memory_order_relaxed); }
+  int index(const Instance* inst) const { return static_cast<int>(inst - instances_.data()); }
+  // Notes one bad value written by instance k (the rare path; the caller replaces the value).
+  void record_fault(const mjData* d, int k, FaultKind kind, int id, int component, mjtNum value) const;
+  // Replaces every bad entry of v[0..n) by 0 and records it as written by instance k.
+  void sanitize(const mjData* d, int k, FaultKind kind, mjtNum* v, int n) const;
+  // The value an actuator callback of instance k returns: v, or 0 (recorded) when v is bad.
+  mjtNum checked(const mjData* d, int k, FaultKind kind, int id, mjtNum v) const;
 
   const mjModel* m_;
   std::vector<Instance> instances_;
@@ -92,6 +111,7 @@ class Host {
   std::unique_ptr<std::atomic<bool>[]> enabled_;
   int userdata_size_ = 0;
   bool registered_ = false;
+  mutable FaultTable faults_;  // written from the (const) callbacks; per mjData, see faults.h
 };
 
 // Entries of d->userdata the mjhand instances of m need (what <size nuserdata> must be at least).

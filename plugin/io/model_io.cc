@@ -1,6 +1,7 @@
 #include "io/model_io.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
@@ -11,6 +12,9 @@ ModelPtr load_model(const std::string& path) {
     std::ifstream probe(path);
     if (!probe) throw std::runtime_error(path + ": cannot open file");
   }
+  // A directory opens as a stream on Linux; MuJoCo would then report an opaque XML read error.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": is a directory, not an MJCF file");
   char error[1024] = {0};
   mjModel* m = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
   if (!m) throw std::runtime_error(path + ": MuJoCo cannot load it: " + error);

@@ -64,6 +64,7 @@ DlsResult solve(const Chain& chain, const Eigen::Isometry3d& target, double* q, 
   // report "not converged" after max_iterations, with nothing saying why.
   if (!target.matrix().allFinite() || !Eigen::Map<const Eigen::VectorXd>(q, n).allFinite()) return invalid_input();
   DlsResult res;
+  bool kicked = false;  // at most one escape from a singular stationary point per solve
   project_to_limits(chain, q);
   for (int it = 0;; ++it) {
     fk_and_jacobian(chain, q, ws.data);
@@ -100,6 +101,17 @@ DlsResult solve(const Chain& chain, const Eigen::Isometry3d& target, double* q, 
       const double next = std::clamp(q[i] + ws.dq[i], chain.links[i].lower, chain.links[i].upper);
       moved = std::max(moved, std::abs(next - q[i]));
       q[i] = next;
+    }
+    if (moved == 0.0 && !kicked && largest < 1e-14) {
+      // A zero step while the error is not: J^T e = 0 at a singular stationary point, e.g. a stretched finger asked
+      // to pull its tip in along itself (the default q = 0 of many fingers). Leave it once by a small bend; a true
+      // minimum (a target beyond reach) draws the solver back, and it then stops there as before.
+      kicked = true;
+      for (int i = 0; i < n; ++i) {
+        const double next = std::clamp(q[i] + (i % 2 ? -1e-3 : 1e-3), chain.links[i].lower, chain.links[i].upper);
+        moved = std::max(moved, std::abs(next - q[i]));
+        q[i] = next;
+      }
     }
     if (moved == 0.0) {  // pinned against the limits (or at a singular minimum): no further progress
       res.status = DlsStatus::kStalled;

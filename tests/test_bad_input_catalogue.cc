@@ -1,0 +1,341 @@
+// What mjhand does with bad input: one line per malformed input across every entry point (the real CLI binary, the
+// files it reads, the library calls), each with the exact message (substrings naming what and where) or the
+// documented safe result. docs/bad-input.md lists the same entries; the last test case keeps the two in step.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "grasp/contact_frames.h"
+#include "grasp/force_optimization.h"
+#include "grasp/grasp_matrix.h"
+#include "grasp/grasp_quality.h"
+#include "grasp/wrench_space.h"
+#include "host/host.h"
+#include "host/registry.h"
+#include "kinematics/dls_ik.h"
+#include "kinematics/egrasp_ik.h"
+#include "kinematics/singularity.h"
+#include "test_util.h"
+
+using namespace mjhand;
+using mjhand_test::read_all;
+using mjhand_test::run_cli;
+using mjhand_test::source_path;
+
+namespace {
+
+// A command line: {S} is the source tree, {T} the folder with the fixture files written by write_fixtures.
+struct CliEntry {
+  const char* input;    // what is wrong (also the row in docs/bad-input.md)
+  const char* command;  // mjhand arguments
+  int status;           // exit status: 1 error, 2 bad command line, 0 safe result
+  const char* expect1;  // substrings the output must contain ({T}, {S} expanded)
+  const char* expect2;
+};
+
+// clang-format off
+const CliEntry kCli[] = {
+  // input                                    | command                                                             | status | expected message
+  {"no subcommand",                             "",                                                                   2, "usage: mjhand <command>", ""},
+  {"unknown subcommand",                        "frobnicate",                                                         2, "unknown command 'frobnicate'", ""},
+  {"run: no model given",                       "run",                                                                2, "expected exactly one MODEL.xml", ""},
+  {"run: unknown option",                       "run {S}/models/pid_finger.xml --durration 1",                       2, "unknown option '--durration'", ""},
+  {"run: --duration nan",                       "run {S}/models/pid_finger.xml --duration nan",                      2, "option '--duration': 'nan' is not a finite number", ""},
+  {"run: --duration inf",                       "run {S}/models/pid_finger.xml --duration inf",                      2, "option '--duration': 'inf' is not a finite number", ""},
+  {"run: --log-every 0",                        "run {S}/models/pid_finger.xml --log-every 0",                       2, "option '--log-every': 0 is outside [1,", ""},
+  {"run: --duration below one timestep",        "run {S}/models/pid_finger.xml --duration 1e-9",                     2, "--duration 1e-09 s is shorter than one timestep (0.001 s)", ""},
+  {"run: --set without =",                      "run {S}/models/pid_finger.xml --set hold.kp",                       1, "--set hold.kp: 'hold.kp' is not of the form INSTANCE.KEY=VALUE", ""},
+  {"run: --set of an unknown instance",         "run {S}/models/pid_finger.xml --set nosuch.kp=1",                   1, "no plugin instance named 'nosuch' in the model (instances: hold)", ""},
+  {"run: --set value out of range",             "run {S}/models/pid_finger.xml --set hold.kp=-1",                    1, "pid_finger.xml:36): key 'kp' = '-1' (from --set hold.kp=-1)", "must lie in [0.000000, 10000000000.000000]"},
+  {"run: --set-file that does not exist",       "run {S}/models/pid_finger.xml --set-file {T}/none.txt",             2, "--set-file: cannot open '{T}/none.txt'", ""},
+  {"run: unknown --keyframe",                   "run {S}/models/pid_finger.xml --keyframe nope",                     2, "--keyframe: no keyframe 'nope' in the model (it has no keyframes)", ""},
+  {"run: --qpos of the wrong length",           "run {S}/models/pid_finger.xml --qpos 1,2",                          2, "--qpos has 2 values but the model has nq = 3", ""},
+  {"run: --qpos with nan",                      "run {S}/models/pid_finger.xml --qpos nan,0,0",                      2, "--qpos: value 1 'nan' is not a finite number", ""},
+  {"run: --qpos with inf",                      "run {S}/models/pid_finger.xml --qpos 0,inf,0",                      2, "--qpos: value 2 'inf' is not a finite number", ""},
+  {"run: --keyframe and --qpos together",       "run {S}/models/pid_finger.xml --keyframe 0 --qpos 0,0,0",           2, "give --keyframe or --qpos, not both", ""},
+  {"run: --out that cannot be created",         "run {S}/models/pid_finger.xml --duration 0.01 --out /proc/mjhand_x", 1, "--out '/proc/mjhand_x': cannot create the directory", ""},
+  {"model file that does not exist",            "run {T}/none.xml",                                                   1, "{T}/none.xml: cannot open file", ""},
+  {"model path that is a directory",            "run {T}",                                                            1, "{T}: is a directory, not an MJCF file", ""},
+  {"model file that is not XML",                "run {S}/README.md",                                                  1, "README.md: MuJoCo cannot load it: XML parse error", ""},
+  {"model MuJoCo rejects (unknown element)",    "run {T}/unknown_element.xml",                                        1, "unknown_element.xml: MuJoCo cannot load it: XML Error: Schema violation: unrecognized element", "'bodyy'"},
+  {"keyframe with qpos = inf (run)",            "run {T}/key_inf.xml --keyframe bad --out {T}/o",                    1, "key_inf.xml: keyframe 'bad' (#0): qpos[0] = inf is not finite (joint 'j')", ""},
+  {"keyframe with qvel = nan (run)",            "run {T}/key_inf.xml --keyframe badv --out {T}/o",                   1, "key_inf.xml: keyframe 'badv' (#1): qvel[0] = nan is not finite (joint 'j')", ""},
+  {"keyframe with qpos = inf (analyze)",        "analyze {T}/key_inf.xml --keyframe bad",                            1, "key_inf.xml: keyframe 'bad' (#0): qpos[0] = inf is not finite (joint 'j')", ""},
+  {"analyze: --qpos with nan",                  "analyze {S}/models/grasp_sensor_scene.xml --qpos nan",              2, "--qpos: value 1 'nan' is not a finite number", ""},
+  {"analyze: unknown --object",                 "analyze {S}/models/grasp_sensor_scene.xml --object nosuch",         2, "--object: no body named 'nosuch' in the model", ""},
+  {"analyze: negative --settle",                "analyze {S}/models/grasp_sensor_scene.xml --settle -1",             2, "option '--settle': -1 is outside [0,", ""},
+  {"analyze: empty contact set (safe result)",  "analyze {S}/models/grasp_sensor_scene.xml",                         0, "contacts: 0", "no contact between the object 'ball' and the hand"},
+  {"plugin config: no type",                    "run {T}/p_notype.xml",                                               1, "plugin instance 'c' ({T}/p_notype.xml:5): missing required key 'type'", ""},
+  {"plugin config: unknown type",               "run {T}/p_unktype.xml",                                              1, "p_unktype.xml:5): key 'type' = 'postur': unknown plugin type (registered: ", "posture"},
+  {"plugin config: unknown (misspelt) key",     "run {T}/p_unkkey.xml",                                               1, "plugin instance 'c' (type 'posture', {T}/p_unkkey.xml:5): key 'taux' = '1': unknown key for plugin type 'posture'", ""},
+  {"plugin config: key given twice",            "run {T}/p_dupkey.xml",                                               1, "p_dupkey.xml:5): key 'tau' is given twice", ""},
+  {"plugin config: token without =",            "run {T}/p_noeq.xml",                                                 1, "p_noeq.xml:5): 'tau' is not of the form key=value", ""},
+  {"plugin config: empty value",                "run {T}/p_emptyval.xml",                                             1, "p_emptyval.xml:5): key 'actuators' has an empty value", ""},
+  {"plugin config: nan value",                  "run {T}/p_nan.xml",                                                  1, "p_nan.xml:5): key 'target' = 'nan': item 'nan' is not a finite number", ""},
+  {"plugin config: value out of range",         "run {T}/p_range.xml",                                                1, "p_range.xml:5): key 'tau' = '-1': must lie in [1e-06, 1e+06]", ""},
+  {"plugin config: object that does not exist", "run {T}/p_noobj.xml",                                                1, "p_noobj.xml:5): key 'actuators' = 'a9': no actuator named 'a9' in the model", ""},
+  {"plugin config: list of the wrong length",   "run {T}/p_len.xml",                                                  1, "key 'target' = '0.5,0.1,0.2': needs 1 or 2 values (one per actuator), got 3", ""},
+  {"plugin config: required key missing",       "run {T}/p_missing.xml",                                              1, "p_missing.xml:5): missing required key 'target'", ""},
+  {"plugin config: misspelt instance prefix",   "run {T}/p_near.xml",                                                 1, "p_near.xml:5: <custom><text name=\"MJHAND:c\"> looks like an mjhand plugin instance", ""},
+  {"plugin config: empty instance name",        "run {T}/p_empty.xml",                                                1, "p_empty.xml:5: plugin instance has an empty name after 'mjhand:'", ""},
+  {"plugin config: two instances, one ctrl",    "run {T}/p_two.xml",                                                  1, "plugin instances 'c' and 'd' would both write the ctrl of actuator 'a1': only one may", ""},
+  {"plugin config: nuserdata too small",        "run {T}/p_nuserdata.xml",                                            1, "p_nuserdata.xml: the mjhand plugin instances need 3 entries of d->userdata but the model declares nuserdata=0", "add <size nuserdata=\"3\"/>"},
+  {"plugin config: FK plugin on a hand-made model", "run {T}/p_nochains.xml",                                         1, "p_nochains.xml:5): the model carries no mjhand DH chains", ""},
+  {"hand description: YAML syntax error",       "make-hand {T}/bad_syntax.yaml -o {T}/o.xml",                        1, "bad_syntax.yaml:3:1: YAML syntax error", ""},
+  {"hand description: empty file",              "make-hand {T}/empty.yaml -o {T}/o.xml",                             1, "empty.yaml:1:1: the description is empty", ""},
+  {"hand description: file that does not exist", "make-hand {T}/none.yaml -o {T}/o.xml",                             1, "cannot open hand description {T}/none.yaml: no such file", ""},
+  {"hand description: text for a number",       "make-hand {T}/spec_text.yaml -o {T}/o.xml",                         1, "spec_text.yaml:30:13: fingers[0].links[1].a: expected a number, got \"abc\"", ""},
+  {"hand description: .nan for a number",       "make-hand {T}/spec_nan.yaml -o {T}/o.xml",                          1, "spec_nan.yaml:30:13: fingers[0].links[1].a: expected a finite number, got \".nan\"", ""},
+  {"hand description: inverted joint range",    "make-hand {T}/spec_range.yaml -o {T}/o.xml",                        1, "fingers[0].links[0].range_deg: range is inverted or empty", ""},
+  {"hand description: misspelt key",            "make-hand {T}/spec_typo.yaml -o {T}/o.xml",                         1, "fingers[0].links[0].alpha_deg: missing required key (found: a, alpah_deg", ""},
+  {"make-hand: no -o",                          "make-hand {S}/models/egrasp_hand.yaml",                             2, "no output given", ""},
+  {"scene: unknown object shape",               "make-scene {T}/scene_shape.yaml -o {T}/s.xml",                      1, "scene_shape.yaml:12:12: objects[0].shape: unknown shape \"torus\" (sphere, cylinder, box, mesh)", ""},
+  {"scene: negative object size",               "make-scene {T}/scene_size.yaml -o {T}/s.xml",                       1, "scene_size.yaml:13:12: objects[0].size[0]: must be positive, got \"-0.03\"", ""},
+  {"scene: infinite contact stiffness",         "make-scene {T}/scene_inf.yaml -o {T}/s.xml",                        1, "scene_inf.yaml:9:22: contact.stiffness: expected a finite number, got \".inf\"", ""},
+  {"scene: hand description that does not exist", "make-scene {T}/scene_hand.yaml -o {T}/s.xml",                     1, "scene_hand.yaml:6:7: hand: no such hand description", ""},
+  {"scenario: scene file that does not exist",  "scenario {T}/none.yaml --out {T}/o",                                1, "cannot read scene description {T}/none.yaml: no such file", ""},
+  {"campaign: empty grid axis",                 "batch {T}/camp_grid.yaml --dry-run",                                1, "camp_grid.yaml:8:12: grid.density: expected a non-empty list of values", ""},
+  {"campaign: model that does not exist",       "batch {T}/camp_model.yaml --dry-run",                               1, "camp_model.yaml:6:12: scenarios[0].model: cannot open model file '/nonexistent.xml'", ""},
+  {"campaign: negative duration",               "batch {T}/camp_duration.yaml --dry-run",                            1, "camp_duration.yaml:3:11: duration: must be positive, got \"-1\"", ""},
+  {"campaign: misspelt required key",           "batch {T}/camp_typo.yaml --dry-run",                                1, "camp_typo.yaml:1:1: duration: missing required key (found: name, output, duraton, scenarios)", ""},
+  {"batch: --threads 0",                        "batch {T}/camp_typo.yaml --threads 0",                              2, "option '--threads': 0 is outside [1, 1024]", ""},
+  {"batch: --shard I/N with I >= N",            "batch {T}/camp_typo.yaml --shard 3/2",                              2, "--shard 3/2: need N >= 1 and 0 <= I < N", ""},
+  {"coupling CSV: text in a number column",     "fit-coupling {T}/text.csv",                                         1, "text.csv:3: 'y' is not a number: 'abc'", ""},
+  {"coupling CSV: nan in a number column",      "fit-coupling {T}/nan.csv",                                          1, "nan.csv:2: 'y' is not a number: 'nan'", ""},
+  {"coupling CSV: too few rows for the order",  "fit-coupling {T}/short.csv --order 3",                              1, "1 data points for an order-3 fit, which has 4 coefficients: need at least 4", ""},
+  {"fit-coupling: --order out of range",        "fit-coupling {T}/short.csv --order 9",                              2, "option '--order': 9 is outside [1, 4]", ""},
+  {"plot: CSV that does not exist",             "plot {T}/none.csv --out {T}/p",                                     1, "{T}/none.csv: cannot open", ""},
+  {"current-study: unknown --kt",               "current-study --kt cubic",                                          2, "--kt must be poly or sin2, not 'cubic'", ""},
+  {"berul-poses: nan in --signals",             "berul-poses --signals 1,nan",                                       2, "--signals: 'nan' is not a number", ""},
+};
+// clang-format on
+
+// A library call with bad or degenerate input: what it returns or throws, as text.
+struct LibEntry {
+  const char* input;
+  const char* entry_point;
+  std::function<std::string()> observe;
+  const char* expect;  // substring of the observation
+};
+
+std::string thrown(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return std::string("threw: ") + e.what();
+  }
+  return "no exception";
+}
+
+// DLS IK of the e_GRASP finger from the centre posture: status text plus whether q stayed finite.
+std::string dls(const Eigen::Vector3d& target, DlsOptions options = {}) {
+  const Chain c = egrasp_chain(EGraspFinger{});
+  DlsWorkspace ws(c);
+  double q[3] = {0.1, 0.2, 0.3};
+  std::string out;
+  try {
+    out = to_string(dls_ik_position(c, target, q, ws, options).status);
+  } catch (const std::exception& e) {
+    out = std::string("threw: ") + e.what();
+  }
+  const bool finite = std::isfinite(q[0]) && std::isfinite(q[1]) && std::isfinite(q[2]);
+  return out + (finite ? "; q finite" : "; q NOT finite");
+}
+
+std::string measures(const Eigen::MatrixXd& J) {
+  const SingularityMeasures s = singularity_measures(J);
+  return "rank " + std::to_string(s.rank) + ", valid " + (s.valid() ? "yes" : "no") + ", condition " +
+         (std::isinf(s.condition) ? "inf" : std::isnan(s.condition) ? "nan" : "finite");
+}
+
+std::vector<LibEntry> library_entries() {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const EGraspFinger f;
+  const Wrench weight = (Wrench() << 0, 0, -1, 0, 0, 0).finished();
+  const std::vector<Contact> none;
+  const std::vector<Contact> one = {analytic_contact({0.03, 0, 0}, {-1, 0, 0}, ContactModel::kHardFinger, 0.8)};
+  const double reach = f.l1 + f.l2 + f.l3;
+  Eigen::MatrixXd straight(3, 3);  // e_GRASP position Jacobian at q = (0, 0, 0): links 2 and 3 aligned
+  {
+    const Chain c = egrasp_chain(f);
+    ChainData d(c);
+    const double q[3] = {0, 0, 0};
+    fk_and_jacobian(c, q, d);
+    straight = d.jacobian.topRows<3>();
+  }
+  Eigen::MatrixXd Jnan = straight;
+  Jnan(1, 1) = nan;
+  return {
+      {"IK target beyond reach", "dls_ik_position", [=] { return dls({2 * reach, 0, 0}); }, "; q finite"},
+      {"IK target NaN", "dls_ik_position", [=] { return dls({nan, 0, 0}); }, "invalid input (NaN/inf seed or target"},
+      {"IK damping NaN", "dls_ik_position", [=] { DlsOptions o; o.damping = nan; return dls({0.05, 0, 0}, o); },
+       "threw: DlsOptions::damping"},
+      {"closed-form IK target beyond reach", "egrasp_ik_position",
+       [=] { return std::string(to_string(egrasp_ik_position(f, {2 * reach, 0, 0}).status)); }, "target beyond reach"},
+      {"closed-form IK target NaN", "egrasp_ik_position",
+       [=] { return std::string(to_string(egrasp_ik_position(f, {nan, 0, 0}).status)); }, "invalid input"},
+      {"singular Jacobian (straight finger)", "singularity_measures", [=] { return measures(straight); },
+       "rank 2, valid yes, condition inf"},
+      {"Jacobian with a NaN", "singularity_measures", [=] { return measures(Jnan); }, "rank -1, valid no"},
+      {"empty contact set: quality", "grasp_quality",
+       [=] {
+         const GraspQuality q = grasp_quality(grasp_matrix(none, Eigen::Vector3d::Zero()), Eigen::MatrixXd(0, 3));
+         return std::string("valid ") + (q.valid ? "yes" : "no") + ", sigma_min " + std::to_string(q.sigma_min_G);
+       },
+       "valid no, sigma_min 0.000000"},
+      {"empty contact set: epsilon", "ferrari_canny",
+       [=] { return std::string(to_string(ferrari_canny(none, Eigen::Vector3d::Zero()).status)); }, "no contacts"},
+      {"empty contact set: forces for a weight", "optimal_forces",
+       [=] { return std::string(to_string(optimal_forces(none, Eigen::MatrixXd(6, 0), weight).status)); },
+       "infeasible"},
+      {"one contact: rank-deficient G, epsilon", "ferrari_canny",
+       [=] { return std::string(to_string(ferrari_canny(one, Eigen::Vector3d::Zero()).status)); },
+       "span fewer than 6 dimensions"},
+      {"friction coefficient NaN", "optimal_forces",
+       [=] {
+         std::vector<Contact> bad = one;
+         bad[0].mu = nan;
+         return std::string(to_string(optimal_forces(bad, grasp_matrix(one, Eigen::Vector3d::Zero()), weight).status));
+       },
+       "invalid"},
+      {"null model", "Host::attach", [] { return thrown([] { Host::attach(nullptr); }); }, "threw: attach: model is null"},
+      {"override without =", "parse_override",
+       [] { return thrown([] { parse_override("close.tau", "--set close.tau"); }); },
+       "threw: --set close.tau: 'close.tau' is not of the form INSTANCE.KEY=VALUE"},
+      {"plugin type name with a space", "register_plugin_type",
+       [] { return thrown([] { register_plugin_type("bad name", "", nullptr); }); }, "may only hold letters"},
+  };
+}
+
+std::string expand(std::string s, const std::string& tmp) {
+  for (const auto& [key, value] : {std::pair<std::string, std::string>{"{S}", MJHAND_SOURCE_DIR}, {"{T}", tmp}}) {
+    for (size_t at = s.find(key); at != std::string::npos; at = s.find(key, at + value.size())) {
+      s.replace(at, key.size(), value);
+    }
+  }
+  return s;
+}
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+// `source` with the first `from` replaced by `to` (REQUIREs that `from` is there, so a fixture never goes stale).
+std::string derived(const std::string& source, const std::string& from, const std::string& to) {
+  std::string s = read_all(source_path(source));
+  const size_t at = s.find(from);
+  REQUIRE(at != std::string::npos);
+  return s.replace(at, from.size(), to);
+}
+
+// Two hinges, two position actuators, a jointpos sensor; `custom` on line 5, as the messages' FILE:5 expects.
+std::string plugin_model(const std::string& custom, int nuserdata = 16) {
+  return "<mujoco><size nuserdata=\"" + std::to_string(nuserdata) +
+         "\"/><worldbody><body name=\"l1\"><joint name=\"j1\" axis=\"0 1 0\"/>"
+         "<geom type=\"capsule\" fromto=\"0 0 0 0.1 0 0\" size=\"0.01\"/>\n"
+         "<body name=\"l2\" pos=\"0.1 0 0\"><joint name=\"j2\" axis=\"0 1 0\"/>"
+         "<geom type=\"capsule\" fromto=\"0 0 0 0.1 0 0\" size=\"0.01\"/></body></body></worldbody>\n"
+         "<actuator><position name=\"a1\" joint=\"j1\" kp=\"2\"/><position name=\"a2\" joint=\"j2\" kp=\"2\"/></actuator>\n"
+         "<sensor><jointpos name=\"q1\" joint=\"j1\"/></sensor>\n"
+         "<custom>" + custom + "</custom></mujoco>\n";
+}
+
+std::string instance(const std::string& name, const std::string& data) {
+  return "<text name=\"" + name + "\" data=\"" + data + "\"/>";
+}
+
+void write_fixtures(const std::string& t) {
+  const std::string posture = "type=posture actuators=a1 target=0.5 tau=0.1";
+  write(t + "/p_notype.xml", plugin_model(instance("mjhand:c", "actuators=a1 target=0.5 tau=0.1")));
+  write(t + "/p_unktype.xml", plugin_model(instance("mjhand:c", "type=postur actuators=a1 target=0.5 tau=0.1")));
+  write(t + "/p_unkkey.xml", plugin_model(instance("mjhand:c", posture + " taux=1")));
+  write(t + "/p_dupkey.xml", plugin_model(instance("mjhand:c", posture + " tau=0.2")));
+  write(t + "/p_noeq.xml", plugin_model(instance("mjhand:c", "type=posture actuators=a1 target=0.5 tau")));
+  write(t + "/p_emptyval.xml", plugin_model(instance("mjhand:c", "type=posture actuators= target=0.5 tau=0.1")));
+  write(t + "/p_nan.xml", plugin_model(instance("mjhand:c", "type=posture actuators=a1 target=nan tau=0.1")));
+  write(t + "/p_range.xml", plugin_model(instance("mjhand:c", "type=posture actuators=a1 target=0.5 tau=-1")));
+  write(t + "/p_noobj.xml", plugin_model(instance("mjhand:c", "type=posture actuators=a9 target=0.5 tau=0.1")));
+  write(t + "/p_len.xml", plugin_model(instance("mjhand:c", "type=posture actuators=a1,a2 target=0.5,0.1,0.2 tau=0.1")));
+  write(t + "/p_missing.xml", plugin_model(instance("mjhand:c", "type=posture actuators=a1 tau=0.1")));
+  write(t + "/p_near.xml", plugin_model(instance("MJHAND:c", posture)));
+  write(t + "/p_empty.xml", plugin_model(instance("mjhand:", posture)));
+  write(t + "/p_two.xml", plugin_model(instance("mjhand:c", posture) + instance("mjhand:d", posture)));
+  write(t + "/p_nuserdata.xml", plugin_model(instance("mjhand:c", posture), 0));
+  write(t + "/p_nochains.xml", plugin_model(instance("mjhand:s", "type=fingertip_kinematics sensors=q1")));
+  write(t + "/unknown_element.xml", "<mujoco><worldbody><bodyy/></worldbody></mujoco>\n");
+  write(t + "/key_inf.xml",
+        "<mujoco><worldbody><body><joint name=\"j\" axis=\"0 1 0\"/>"
+        "<geom type=\"capsule\" fromto=\"0 0 0 0.1 0 0\" size=\"0.01\"/></body></worldbody>\n"
+        "<keyframe><key name=\"bad\" qpos=\"inf\"/><key name=\"badv\" qvel=\"nan\"/></keyframe></mujoco>\n");
+  write(t + "/bad_syntax.yaml", "name: x\nfingers: [\n");
+  write(t + "/empty.yaml", "");
+  write(t + "/spec_text.yaml", derived("models/egrasp_hand.yaml", "{a: 0.045,", "{a: abc,"));
+  write(t + "/spec_nan.yaml", derived("models/egrasp_hand.yaml", "{a: 0.045,", "{a: .nan,"));
+  write(t + "/spec_range.yaml", derived("models/egrasp_hand.yaml", "range_deg: [-45, 45]}  # abduction",
+                                        "range_deg: [45, -45]}  # abduction"));
+  write(t + "/spec_typo.yaml", derived("models/egrasp_hand.yaml", "alpha_deg: 90,", "alpah_deg: 90,"));
+  const std::string hand = "hand: ../gripper4x3.yaml", abs_hand = "hand: " + source_path("models/gripper4x3.yaml");
+  const std::string scene = "models/scenarios/precision_sphere.yaml";
+  const auto scene_with = [&](const std::string& from, const std::string& to) {
+    std::string s = derived(scene, hand, abs_hand);
+    const size_t at = s.find(from);
+    REQUIRE(at != std::string::npos);
+    return s.replace(at, from.size(), to);
+  };
+  write(t + "/scene_shape.yaml", scene_with("shape: sphere", "shape: torus"));
+  write(t + "/scene_size.yaml", scene_with("size: [0.03]", "size: [-0.03]"));
+  write(t + "/scene_inf.yaml", scene_with("stiffness: 1.0e5", "stiffness: .inf"));
+  write(t + "/scene_hand.yaml", derived(scene, hand, "hand: ../nosuch.yaml"));
+  const std::string model = source_path("models/campaigns/egrasp_scene_param.xml");
+  const std::string head = "name: c\noutput: " + t + "/campaigns\n";
+  write(t + "/camp_grid.yaml", head + "duration: 0.1\nscenarios:\n  - name: s\n    model: " + model +
+                                   "\ngrid:\n  density: []\n");
+  write(t + "/camp_model.yaml", head + "duration: 0.1\nscenarios:\n  - name: s\n    model: /nonexistent.xml\n");
+  write(t + "/camp_duration.yaml", head + "duration: -1\nscenarios:\n  - name: s\n    model: " + model + "\n");
+  write(t + "/camp_typo.yaml", head + "duraton: 1\nscenarios:\n  - name: s\n    model: " + model + "\n");
+  write(t + "/text.csv", "x,y\n1,2\n2,abc\n");
+  write(t + "/nan.csv", "x,y\n1,nan\n2,3\n3,4\n");
+  write(t + "/short.csv", "x,y\n1,2\n");
+}
+}  // namespace
+
+TEST_CASE("bad-input catalogue: every command-line entry stops with its message, never a crash", "[bad_input]") {
+  const std::string t = mjhand_test::fresh_temp_dir("bad_input");
+  write_fixtures(t);
+  STATIC_REQUIRE(sizeof(kCli) / sizeof(kCli[0]) >= 40);
+  for (const CliEntry& e : kCli) {
+    const mjhand_test::CliResult r = run_cli(expand(e.command, t));
+    INFO(e.input << "\n  mjhand " << expand(e.command, t) << "\n  status " << r.status << ", output:\n" << r.output);
+    CHECK(r.status == e.status);
+    CHECK_THAT(r.output, Catch::Contains(expand(e.expect1, t)) && Catch::Contains(expand(e.expect2, t)));
+    if (e.status != 0) {
+      CHECK_THAT(r.output, !Catch::Contains("terminate called") && !Catch::Contains("Segmentation"));
+    }
+  }
+}
+
+TEST_CASE("bad-input catalogue: library calls give a clear error or a documented finite result", "[bad_input]") {
+  for (const LibEntry& e : library_entries()) {
+    const std::string seen = e.observe();
+    INFO(e.input << " -> " << e.entry_point << ": " << seen);
+    CHECK_THAT(seen, Catch::Contains(e.expect));
+  }
+}
+
+TEST_CASE("bad-input catalogue: docs/bad-input.md lists every entry of the table", "[bad_input]") {
+  const std::string doc = read_all(source_path("docs/bad-input.md"));
+  REQUIRE_FALSE(doc.empty());
+  for (const CliEntry& e : kCli) {
+    INFO(e.input);
+    CHECK_THAT(doc, Catch::Contains(std::string("| ") + e.input + " |"));
+  }
+  for (const LibEntry& e : library_entries()) {
+    INFO(e.input);
+    CHECK_THAT(doc, Catch::Contains(std::string("| ") + e.input + " | `" + e.entry_point + "`"));
+  }
+}
