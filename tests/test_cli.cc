@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <iterator>
 #include <string>
 
 #include "test_util.h"
@@ -125,13 +126,30 @@ TEST_CASE("mjhand run --set / --set-file change plugin configuration without edi
   CHECK_THAT(r.output, Catch::Contains("key 'target' = 'oops' (from " + dir + "/set.txt:4)"));
 }
 
-TEST_CASE("every subcommand answers --help", "[cli]") {
-  for (const char* cmd : {"--help", "run --help", "make-hand --help"}) {
-    const Result r = run_cli(cmd);
+TEST_CASE("every subcommand answers --help, and docs/mjhand-cli.md holds each help text verbatim", "[cli]") {
+  const Result top = run_cli("--help");
+  REQUIRE(top.status == 0);
+  std::ifstream in(source_path("docs/mjhand-cli.md"));
+  REQUIRE(in);
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  INFO("regenerate the page with scripts/make-cli-doc.sh build");
+  CHECK_THAT(doc, Catch::Contains(top.output));
+  std::istringstream lines(top.output.substr(top.output.find("commands:")));
+  std::string line;
+  std::getline(lines, line);
+  int n = 0;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string cmd;
+    if (!(words >> cmd)) continue;
+    const Result r = run_cli(cmd + " --help");
     INFO(cmd);
     CHECK(r.status == 0);
-    CHECK_THAT(r.output, Catch::Contains("usage: mjhand"));
+    CHECK_THAT(r.output, Catch::Contains("usage: mjhand " + cmd));
+    CHECK_THAT(doc, Catch::Contains("## mjhand " + cmd + "\n\n```text\n" + r.output + "```"));
+    ++n;
   }
+  CHECK(n >= 10);
 }
 
 TEST_CASE("mjhand make-hand writes a loadable model, and names file, line and field of a bad spec", "[cli]") {

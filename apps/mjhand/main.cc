@@ -9,7 +9,7 @@
 namespace {
 void print_usage() {
   std::printf("usage: mjhand <command> [options]   (mjhand <command> --help for details)\n\ncommands:\n");
-  for (const auto& c : mjhand::cli::commands()) std::printf("  %-12s %s\n", c.name, c.summary);
+  for (const auto& c : mjhand::cli::commands()) std::printf("  %-17s %s\n", c.name, c.summary);
 }
 }  // namespace
 
