@@ -27,6 +27,7 @@ int cmd_plot(const Args& args);      // mjhand plot ROLLOUT.csv|CAMPAIGN_DIR --o
 int cmd_current_study(const Args& args);  // mjhand current-study [--out DIR] (direct-drive hand, Figures 2-4)
 int cmd_fit_coupling(const Args& args);  // mjhand fit-coupling DATA.csv [--x C --y C --order N --deg --supplement --mjcf]
 int cmd_berul_poses(const Args& args);   // mjhand berul-poses [--model M --out DIR] (BERUL Fig. 7 fingertips)
+int cmd_identify_coupling(const Args& args);  // mjhand identify-coupling --out DIR (coupling from rendered markers)
 
 // True when args contains -h or --help.
 bool wants_help(const Args& args);
