@@ -1,5 +1,9 @@
 // mjhand berul-poses: fingertip positions of the BERUL hand for actuator sensor values M (the paper's Fig. 7).
+#include <algorithm>
+#include <array>
 #include <cstdio>
+#include <limits>
+#include <memory>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -10,6 +14,11 @@
 #include "commands.h"
 #include "coupling/berul.h"
 #include "io/model_io.h"
+
+#if __has_include("render/offscreen_renderer.h")  // built with MJHAND_BUILD_VIEWER: the offscreen renderer is linked
+#define MJHAND_HAVE_RENDER 1
+#include "render/offscreen_renderer.h"
+#endif
 
 namespace mjhand::cli {
 
@@ -25,6 +34,8 @@ void print_help() {
       "  --out DIR           default out/berul_poses\n"
       "  --signals LIST      sensor values M [rad], default 0,-0.2,-0.4,-0.6\n"
       "  --gain G, --offset O   the linear sensor model theta_1 = G M + O (default -0.2924, -0.0419)\n"
+      "  --images            also render each pose to DIR/fig7_M<value>.png (offscreen; needs a display or\n"
+      "                      xvfb-run -a, and a build with the viewer)\n"
       "  -h, --help          show this help\n");
 }
 
@@ -48,6 +59,33 @@ std::vector<double> parse_list(const std::string& text) {
   if (out.empty()) throw UsageError("--signals: empty list");
   return out;
 }
+
+// One PNG per sensor value, the whole hand from a fixed camera looking down on the palm, as in Fig. 7.
+void render_poses(const mjModel* m, const std::vector<BerulPose>& poses, const std::string& out) {
+#ifdef MJHAND_HAVE_RENDER
+  render::OffscreenRenderer renderer(m, 800, 600);
+  std::unique_ptr<mjData, void (*)(mjData*)> d(mj_makeData(m), mj_deleteData);
+  // From the side, along the flexion axes, slightly above the palm: the curl of every finger shows (Fig. 7's view).
+  const std::array<double, 3> centre = {m->stat.center[0], m->stat.center[1], m->stat.center[2]};
+  const render::CameraView view = render::CameraView::free(centre, 1.6 * m->stat.extent, 90.0, -15.0);
+  render::RgbImage img;
+  double last = std::numeric_limits<double>::quiet_NaN();
+  for (const BerulPose& p : poses) {
+    if (p.signal == last) continue;  // every finger of one M shares the same whole-hand qpos
+    last = p.signal;
+    std::copy(p.qpos.begin(), p.qpos.end(), d->qpos);
+    mj_forward(m, d.get());
+    renderer.render(d.get(), view, img);
+    char name[64];
+    std::snprintf(name, sizeof(name), "/fig7_M%+.3f.png", p.signal);
+    render::write_png(out + name, img);
+    std::printf("wrote %s%s\n", out.c_str(), name);
+  }
+#else
+  (void)m, (void)poses, (void)out;
+  throw std::runtime_error("--images: this mjhand was built without MJHAND_BUILD_VIEWER (no offscreen renderer)");
+#endif
+}
 }  // namespace
 
 int cmd_berul_poses(const Args& args) {
@@ -55,7 +93,7 @@ int cmd_berul_poses(const Args& args) {
     print_help();
     return 0;
   }
-  const ArgReader reader(args, {"--model", "--out", "--signals", "--gain", "--offset"}, {});
+  const ArgReader reader(args, {"--model", "--out", "--signals", "--gain", "--offset"}, {"--images"});
   if (!reader.positional().empty()) throw UsageError("unexpected argument " + reader.positional()[0]);
   LinearSensorModel sensor = kBerulThumbSensor;
   sensor.gain = reader.get_double("--gain", sensor.gain, -1e6, 1e6);
@@ -87,6 +125,7 @@ int cmd_berul_poses(const Args& args) {
     std::printf("  M=%6.3f %-7s theta=(%.4f, %.4f, %.4f) tip=(%.4f, %.4f, %.4f)\n", p.signal, p.finger.c_str(),
                 p.theta[0], p.theta[1], p.theta[2], p.tip.x(), p.tip.y(), p.tip.z());
   }
+  if (reader.flag("--images")) render_poses(m.get(), poses, out);
   return 0;
 }
 

@@ -72,6 +72,7 @@ std::vector<BerulPose> berul_poses(const mjModel* m, const std::vector<double>& 
       double q[kMaxStackChainDof];
       gather_joint_positions(mc, d->qpos, q);
       p.dh_tip = tip_pose_and_jacobian(mc.chain, q).translation();
+      p.qpos.assign(d->qpos, d->qpos + m->nq);
       out.push_back(p);
     }
   }

@@ -43,6 +43,7 @@ struct BerulPose {
   std::array<double, 3> theta{};    // theta_1..theta_3 [rad]
   Eigen::Vector3d tip = Eigen::Vector3d::Zero();     // MuJoCo's fingertip site, world [m]
   Eigen::Vector3d dh_tip = Eigen::Vector3d::Zero();  // mjhand's DH FK of the same joint values, world [m]
+  std::vector<double> qpos;  // the whole hand's qpos for this M (every finger set), e.g. to render the pose
 };
 
 // Fig. 7: for each signal M, theta_1 = sensor.angle(M) on every finger of a generated BERUL hand (a chain of 3
