@@ -17,6 +17,8 @@ PKGS=(
   libbenchmark-dev       # Google Benchmark for the benchmark program
   gnuplot-nox            # PNG plots of `mjhand current-study` (direct-drive hand currents, power, heating)
   xvfb xauth             # headless GL for viewer smoke tests
+  liborocos-kdl-dev      # Orocos KDL: independent peer check of mjhand's FK and Jacobians (tests/test_kdl_peer.cc)
+  clang libclang-rt-14-dev  # libFuzzer targets of every parser (scripts/fuzz.sh)
 )
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi

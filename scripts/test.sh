@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs dependencies, builds mjhand and runs the whole test suite through ctest: first a Release build,
-# then an ASan+UBSan build (set MJHAND_SKIP_SANITIZE=1 to skip the second).
+# Installs dependencies, builds mjhand and runs the whole test suite through ctest: first a Release build, then an
+# ASan+UBSan build, a ThreadSanitizer run of the threaded tests and short fuzz runs (docs/reliability.md; skip with
+# MJHAND_SKIP_SANITIZE=1, MJHAND_SKIP_TSAN=1, MJHAND_SKIP_FUZZ=1).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -19,4 +20,11 @@ if [ "${MJHAND_SKIP_SANITIZE:-0}" != "1" ]; then
   cmake --build build-sanitize -j"$jobs"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   (cd build-sanitize && ctest --output-on-failure -j"$jobs")
+fi
+
+if [ "${MJHAND_SKIP_TSAN:-0}" != "1" ]; then
+  scripts/tsan.sh  # ThreadSanitizer on the worker pool and the plugin host
+fi
+if [ "${MJHAND_SKIP_FUZZ:-0}" != "1" ]; then
+  scripts/fuzz.sh "${MJHAND_FUZZ_SECONDS:-30}"  # short libFuzzer run of every parser, then its regression inputs
 fi

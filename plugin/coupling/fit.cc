@@ -154,6 +154,16 @@ CouplingFit fit_polynomial(const std::vector<double>& x, const std::vector<doubl
   }
   fit.rms = std::sqrt(ss_res / n);
   fit.r2 = ss_tot > 0 ? 1.0 - ss_res / ss_tot : (ss_res == 0 ? 1.0 : 0.0);
+  // Values of astronomical size (|x| ~ 1e77, |y| ~ 1e154 and beyond) overflow the expansion into powers of x or the
+  // residual sums (found by tests/fuzz/fuzz_coupling_csv): an error, not NaN coefficients or statistics.
+  bool finite = std::isfinite(fit.rms) && std::isfinite(fit.r2);
+  for (const double c : fit.law.c) finite = finite && std::isfinite(c);
+  if (!finite) {
+    std::ostringstream m;
+    m << what << ": the fit overflows for values up to |x| = " << std::max(-*lo, *hi)
+      << ", |y| = " << b.cwiseAbs().maxCoeff() << " (are these angles?)";
+    throw FitError(m.str());
+  }
   return fit;
 }
 

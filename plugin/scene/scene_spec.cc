@@ -147,7 +147,10 @@ ObjectSpec read_object(const Field& f, const Ctx& ctx, const SceneSpec& scene) {
     const std::string ext = fs::path(path).extension().string();
     if (ext != ".obj" && ext != ".stl" && ext != ".OBJ" && ext != ".STL") file.fail("a mesh must be an .obj or .stl file");
     o.mesh_file = resolve(scene.base_dir, path);
-    if (!fs::is_regular_file(o.mesh_file)) file.fail("no such mesh file: " + o.mesh_file);
+    // The error_code overload: a name the OS rejects (a component over 255 bytes: ENAMETOOLONG) is "no such file"
+    // rather than an escaping filesystem_error (found by tests/fuzz/fuzz_scene_spec).
+    std::error_code ec;
+    if (!fs::is_regular_file(o.mesh_file, ec)) file.fail("no such mesh file: " + o.mesh_file);
   } else if (present(file)) {
     file.fail("only a mesh object takes a file");
   }
@@ -219,7 +222,8 @@ GraspSetup read_grasp(const Field& f) {
 HandSpec read_hand(const Field& f, const SceneSpec& scene) {
   if (f.node.IsScalar()) {
     const std::string path = resolve(scene.base_dir, read_string(f));
-    if (!fs::is_regular_file(path)) f.fail("no such hand description: " + path);
+    std::error_code ec;  // as for meshes: an unusable name is "no such file", not a filesystem_error
+    if (!fs::is_regular_file(path, ec)) f.fail("no such hand description: " + path);
     return load_hand_spec(path);
   }
   if (!f.node.IsMap()) f.fail("expected a hand description file name or an inline hand description");

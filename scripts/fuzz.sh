@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Short libFuzzer runs of every mjhand parser (docs/reliability.md): configures a clang build in build-fuzz with the
+# library under -fsanitize=fuzzer-no-link,address,undefined, builds only the fuzz targets, runs each for SECONDS
+# (default 60) from its seed corpus in tests/fuzz/corpus/, then replays tests/fuzz/regressions/<target>/.
+# Exits non-zero on the first finding: a crash, sanitizer report, leak, uncaught exception or an input that takes
+# longer than MJHAND_FUZZ_TIMEOUT seconds (default 1). New corpus entries go to build-fuzz/corpus/, never into the
+# repository. Usage: scripts/fuzz.sh [SECONDS]   (MJHAND_FUZZ_BUILD=dir to use another build directory)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+seconds="${1:-60}"
+build="${MJHAND_FUZZ_BUILD:-build-fuzz}"
+timeout="${MJHAND_FUZZ_TIMEOUT:-1}"
+targets=(fuzz_config fuzz_hand_spec fuzz_scene_spec fuzz_campaign fuzz_coupling_csv)
+command -v clang++ >/dev/null ||
+  { echo "fuzz.sh: clang++ not found (apt-get install clang libclang-rt-14-dev)" >&2; exit 1; }
+
+san="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
+CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMJHAND_FUZZ=ON \
+  -DMJHAND_BUILD_VIEWER=OFF -DMJHAND_BUILD_BENCHMARKS=OFF -DMJHAND_WITH_KDL=OFF \
+  -DCMAKE_CXX_FLAGS="$san" -DCMAKE_C_FLAGS="$san" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+for t in "${targets[@]}"; do
+  work="$build/corpus/$t"
+  artifacts="$build/findings/$t/"
+  mkdir -p "$work" "$artifacts"
+  echo "== $t: ${seconds}s from tests/fuzz/corpus/$t"
+  # -fork would survive findings and keep going; a finding must stop CI, so run in-process.
+  if ! "$build/tests/fuzz/$t" "$work" "tests/fuzz/corpus/$t" -max_total_time="$seconds" -timeout="$timeout" \
+       -max_len=8192 -rss_limit_mb=2048 -artifact_prefix="$artifacts" -print_final_stats=1 2>"$build/$t.log"; then
+    # On a shared, loaded machine a unit can be descheduled past the timeout: a timeout counts only if the input is
+    # slow again when replayed alone (a real hang is); crashes and sanitizer reports always count.
+    slow="$(ls -t "$artifacts"timeout-* 2>/dev/null | head -n 1)"
+    if grep -q "ERROR: libFuzzer: timeout" "$build/$t.log" && [ -n "$slow" ] &&
+       "$build/tests/fuzz/$t" -timeout="$timeout" "$slow" 2>"$build/$t.replay.log"; then
+      echo "fuzz.sh: warning: $t timed out on $slow under load but replays within ${timeout}s; not a finding" >&2
+    else
+      tail -n 60 "$build/$t.log" >&2
+      echo "fuzz.sh: $t found a problem; the input is in $artifacts" >&2
+      exit 1
+    fi
+  fi
+  grep -E "^(Done|stat::number_of_executed_units)" "$build/$t.log" || true
+  regressions=(tests/fuzz/regressions/"$t"/*)
+  if [ -e "${regressions[0]}" ]; then
+    echo "== $t: replaying ${#regressions[@]} regression input(s)"
+    "$build/tests/fuzz/$t" -timeout="$timeout" "${regressions[@]}" 2>"$build/$t.regressions.log" ||
+      { tail -n 60 "$build/$t.regressions.log" >&2; echo "fuzz.sh: a regression input of $t fails again" >&2; exit 1; }
+  fi
+done
+echo "fuzz.sh: no findings (${#targets[@]} targets, ${seconds}s each)"
