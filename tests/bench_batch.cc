@@ -1,11 +1,16 @@
-// Batch campaign throughput (issue 7): simulated steps per second of one campaign on 1 and 2 worker threads
-// (scaling efficiency = rate(2) / (2 rate(1)), target >= 90%), and the cost of the mjhand plugins inside mj_step on
-// the campaign's scene (plugins on / bare mj_step replaying the same controls, target < 1.10).
+// Batch campaign throughput (issue 7): simulated steps per second of a contact-rich campaign (the 4 x 3 gripper's
+// power grasp: contact_detection + hand_closure, 0.1 ms steps) on 1 and 2 worker threads (scaling efficiency =
+// rate(2) / (2 rate(1)), target >= 90%), and the cost of the mjhand plugins inside mj_step (plugins on / bare mj_step
+// replaying the same controls, target < 1.10) on that scene and on the e_GRASP scene (posture +
+// fingertip_kinematics). The replay is checked bitwise against the plugin run before it is timed.
 //   ./build/tests/bench_batch --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
 //       --benchmark_report_aggregates_only=true   (one command line)
 #include <benchmark/benchmark.h>
+#include <sys/resource.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,33 +26,54 @@ namespace fs = std::filesystem;
 using namespace mjhand::batch;
 
 constexpr int kRollouts = 16;
-constexpr double kDuration = 2.0;  // 1000 steps of 2 ms per rollout
+constexpr double kDuration = 0.2;  // 2000 steps of 0.1 ms: the first contacts, the palm, the middle phalanges
 
-// The closure_gains-like campaign: the e_GRASP hand closing on a free ball under gravity, seeded perturbations.
-Campaign bench_campaign(const std::string& out) {
+// The power-grasp campaign: 16 seeds of +-1 mm on the sphere's start position, density 700 kg/m^3.
+Campaign campaign(const std::string& out) {
   const std::string yaml = "name: bench\noutput: " + out + "\nduration: " + std::to_string(kDuration) +
-                           "\nsample_period: 0.02\nseeds: " + std::to_string(kRollouts) +
-                           "\nscenarios:\n  - name: ball\n    model: " +
-                           mjhand_test::source_path("models/campaigns/egrasp_scene_param.xml") +
-                           "\n    object: ball\n    init_noise: 0.005\ngrid:\n  density: [700]\n  gravity_z: [-9.81]\n";
+                           "\nsample_period: 0.001\nseeds: " + std::to_string(kRollouts) +
+                           "\nscenarios:\n  - name: power\n    model: " +
+                           mjhand_test::source_path("models/scenarios/power_sphere_batch.xml") +
+                           "\n    object: ball\n    init_noise: 0.001\ngrid:\n  density: [700]\n";
   return parse_campaign(yaml, "bench.yaml", ".");
 }
 
+double process_cpu_s() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+// Results go to RAM (/dev/shm) when it exists, so that the rate measures the engine, not the disk: on a disk shared
+// with builds each rollout's fsync costs tens of ms. MJHAND_BENCH_OUT overrides the folder (e.g. to include the disk).
+std::string bench_out() {
+  if (const char* env = std::getenv("MJHAND_BENCH_OUT")) return env;
+  const fs::path base = fs::is_directory("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
+  return (base / "mjhand_bench_batch").string();
+}
+
 void BM_Campaign(benchmark::State& state) {
-  const std::string out = (fs::temp_directory_path() / "mjhand_bench_batch").string();
-  const Campaign c = bench_campaign(out);
+  const std::string out = bench_out();
+  const Campaign c = campaign(out);
   BatchOptions opt;
   opt.threads = static_cast<int>(state.range(0));
   long steps = 0;
+  double cpu = 0;  // CPU time of the whole process (all workers) [s]
   for (auto _ : state) {
     state.PauseTiming();
     fs::remove_all(out);
     state.ResumeTiming();
+    const double cpu0 = process_cpu_s();
     const BatchReport r = run_campaign(c, opt);
+    cpu += process_cpu_s() - cpu0;
     if (r.ok != kRollouts) throw std::runtime_error("bench campaign failed");
     steps += r.steps;
   }
   state.counters["steps_per_s"] = benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kIsRate);
+  // Work per step summed over the workers: equal on 1 and 2 workers when the pool adds no contention, whatever
+  // else runs on the machine (the wall-clock scaling needs idle cores).
+  state.counters["cpu_us_per_step"] = 1e6 * cpu / static_cast<double>(steps);
   fs::remove_all(out);
 }
 void BM_Campaign1(benchmark::State& s) { BM_Campaign(s); }
@@ -55,73 +81,106 @@ void BM_Campaign2(benchmark::State& s) { BM_Campaign(s); }
 BENCHMARK(BM_Campaign1)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Campaign2)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
-// The campaign's model (substituted text), compiled as the engine does.
-struct Scene {
-  std::unique_ptr<Variant> v;
-  Scene() {
-    const Campaign c = bench_campaign("unused");
-    v = compile_variant(c, expand_campaign(c).front());
-    if (!v->error.empty()) throw std::runtime_error(v->error);
-  }
+// A scene for the per-step comparison, compiled as the engine compiles a campaign's model.
+struct SceneDef {
+  const char* model;    // under the source tree
+  const char* grid;     // substitutes the model's ${...}
+  int period;           // steps of one closing motion; both sides restart it at the same step
 };
-
-constexpr int kPeriod = 1000;  // steps per closing motion; both sides restart it at the same step
-
-// Controls the plugins produce over one period (recorded once, with the plugins running).
-std::vector<mjtNum> recorded_controls(const mjModel* m) {
-  mjhand::DataPtr d = mjhand::make_data(m);
-  mj_forward(m, d.get());
-  std::vector<mjtNum> ctrl;
-  for (int k = 0; k < kPeriod; ++k) {
-    mj_step(m, d.get());
-    ctrl.insert(ctrl.end(), d->ctrl, d->ctrl + m->nu);
-  }
-  return ctrl;
+const std::map<std::string, SceneDef>& scenes() {
+  static const std::map<std::string, SceneDef> s = {
+      {"power_sphere", {"models/scenarios/power_sphere_batch.xml", "  density: [700]\n", 3000}},
+      {"egrasp", {"models/campaigns/egrasp_scene_param.xml", "  density: [700]\n  gravity_z: [-9.81]\n", 1000}},
+  };
+  return s;
 }
 
-void BM_StepPlugins(benchmark::State& state) {
-  Scene s;
-  const mjModel* m = s.v->model.get();
+std::unique_ptr<Variant> compile(const std::string& name) {
+  const SceneDef& def = scenes().at(name);
+  const std::string yaml = std::string("name: s\nduration: 1\nscenarios:\n  - name: s\n    model: ") +
+                           mjhand_test::source_path(def.model) + "\ngrid:\n" + def.grid;
+  const Campaign c = parse_campaign(yaml, "scene.yaml", ".");
+  auto v = compile_variant(c, expand_campaign(c).front());
+  if (!v->error.empty()) throw std::runtime_error(v->error);
+  return v;
+}
+
+// Controls of one period as the plugins set them (mjcb_control runs at the end of mj_step1 in 2.2.2: ctrl is final
+// there), and the qpos at the end of the period to check the replay against.
+struct Recording {
+  std::vector<mjtNum> ctrl, final_qpos;
+};
+const Recording& recording(const std::string& name) {
+  static std::map<std::string, Recording> cache;
+  auto it = cache.find(name);
+  if (it != cache.end()) return it->second;
+  auto v = compile(name);
+  const mjModel* m = v->model.get();
   mjhand::DataPtr d = mjhand::make_data(m);
+  Recording r;
+  for (int k = 0; k < scenes().at(name).period; ++k) {
+    mj_step1(m, d.get());
+    r.ctrl.insert(r.ctrl.end(), d->ctrl, d->ctrl + m->nu);
+    mj_step2(m, d.get());
+  }
+  r.final_qpos.assign(d->qpos, d->qpos + m->nq);
+  return cache[name] = r;
+}
+
+void BM_StepPlugins(benchmark::State& state, const std::string& name) {
+  auto v = compile(name);
+  const mjModel* m = v->model.get();
+  mjhand::DataPtr d = mjhand::make_data(m);
+  const int period = scenes().at(name).period;
   int k = 0;
   for (auto _ : state) {
-    if (k == kPeriod) {
-      mj_resetData(m, d.get());
-      k = 0;
-    }
     mj_step(m, d.get());
-    ++k;
+    if (++k == period) {
+      k = 0;
+      mj_resetData(m, d.get());
+    }
   }
 }
 
-void BM_StepBare(benchmark::State& state) {
-  Scene s;
-  const std::vector<mjtNum> ctrl = recorded_controls(s.v->model.get());
-  s.v->host.reset();  // detached: mj_step runs MuJoCo alone; the controls are replayed
-  const mjModel* m = s.v->model.get();
+void BM_StepBare(benchmark::State& state, const std::string& name) {
+  const Recording& rec = recording(name);
+  auto v = compile(name);
+  v->host.reset();  // detached: mj_step runs MuJoCo alone; the controls are replayed
+  const mjModel* m = v->model.get();
   mjhand::DataPtr d = mjhand::make_data(m);
+  const int period = scenes().at(name).period;
+  for (int k = 0; k < period; ++k) {
+    std::copy(rec.ctrl.begin() + k * m->nu, rec.ctrl.begin() + (k + 1) * m->nu, d->ctrl);
+    mj_step(m, d.get());
+  }
+  for (int i = 0; i < m->nq; ++i) {
+    if (d->qpos[i] != rec.final_qpos[i]) {
+      state.SkipWithError(("replay differs from the plugin run in qpos[" + std::to_string(i) + "]").c_str());
+      return;
+    }
+  }
+  mj_resetData(m, d.get());
   int k = 0;
   for (auto _ : state) {
-    if (k == kPeriod) {
-      mj_resetData(m, d.get());
-      k = 0;
-    }
-    std::copy(ctrl.begin() + k * m->nu, ctrl.begin() + (k + 1) * m->nu, d->ctrl);
+    std::copy(rec.ctrl.begin() + k * m->nu, rec.ctrl.begin() + (k + 1) * m->nu, d->ctrl);
     mj_step(m, d.get());
-    ++k;
+    if (++k == period) {
+      k = 0;
+      mj_resetData(m, d.get());
+    }
   }
 }
-BENCHMARK(BM_StepPlugins);
-BENCHMARK(BM_StepBare);
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  using mjhand_bench::RatioPair;
-  using mjhand_bench::RatioReporter;
-  return mjhand_bench::run_benchmarks(
-      argc, argv,
-      {{"2 workers / 1 worker (campaign wall time; efficiency = 0.5 / ratio)", "BM_Campaign2", "BM_Campaign1"},
-       {"plugins on / bare mj_step replaying the controls", "BM_StepPlugins", "BM_StepBare"}},
-      RatioReporter::Clock::kWall);
+  std::vector<mjhand_bench::RatioPair> pairs = {
+      {"2 workers / 1 worker (campaign wall time; efficiency = 0.5 / ratio)", "BM_Campaign2", "BM_Campaign1"}};
+  for (const auto& [name, def] : scenes()) {
+    benchmark::RegisterBenchmark(("StepPlugins/" + name).c_str(), BM_StepPlugins, name);
+    benchmark::RegisterBenchmark(("StepBare/" + name).c_str(), BM_StepBare, name);
+    pairs.push_back({name + ": plugins on / bare mj_step replaying the controls", "StepPlugins/" + name,
+                     "StepBare/" + name});
+  }
+  return mjhand_bench::run_benchmarks(argc, argv, pairs, mjhand_bench::RatioReporter::Clock::kWall);
 }

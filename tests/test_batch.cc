@@ -196,7 +196,7 @@ TEST_CASE("batch result files appear only when complete, and a failed write stop
     CHECK_FALSE(fs::exists(path));            // the final name appears only by the rename
     CHECK(tmp == path + ".tmp");
     const std::string text = read_all(tmp);   // and the data are already complete under the temporary name
-    CHECK(text.rfind("# mjhand batch rollout v1\n", 0) == 0);
+    CHECK(text.rfind("# mjhand batch rollout v2\n", 0) == 0);
     CHECK(text.back() == '\n');
   };
   int writes = 0;

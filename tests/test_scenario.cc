@@ -127,9 +127,13 @@ TEST_CASE("Committed scenario models are exactly what make-scene writes now", "[
   mjhand::SceneWriteOptions keep;
   keep.output_dir = dir;
   keep.keep_placeholders = true;
-  INFO("regenerate with: mjhand make-scene models/scenarios/power_sphere.yaml -o models/scenarios/power_sphere_batch.xml "
-       "--keep-placeholders");
-  CHECK(mjhand::build_scene(mjhand::load_scene_spec(dir + "/power_sphere.yaml"), keep).xml ==
-        mjhand_test::read_all(dir + "/power_sphere_batch.xml"));
+  for (const char* name : {"power_sphere"}) {
+    CAPTURE(name);
+    INFO("regenerate with: mjhand make-scene models/scenarios/" << name << ".yaml -o models/scenarios/" << name
+                                                                << "_batch.xml --keep-placeholders");
+    const std::string xml = mjhand::build_scene(mjhand::load_scene_spec(dir + "/" + name + ".yaml"), keep).xml;
+    CHECK(xml == mjhand_test::read_all(dir + "/" + name + "_batch.xml"));
+    CHECK(xml.find("density=\"${density}\"") != std::string::npos);
+  }
   CHECK(checked == 7);
 }

@@ -4,10 +4,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
 #include "hand/yaml_fields.h"
+#include "scene/scene_spec.h"
+#include "scene/scene_writer.h"
 
 namespace mjhand::batch {
 
@@ -83,6 +86,8 @@ Scenario read_scenario(const Field& f, const std::string& base_dir) {
   const fs::path p = fs::path(rel).is_absolute() ? fs::path(rel) : fs::path(base_dir) / rel;
   s.model_path = fs::absolute(p).lexically_normal().string();
   s.model_text = read_file(s.model_path, model);
+  const std::string ext = fs::path(s.model_path).extension().string();
+  s.scene = ext == ".yaml" || ext == ".yml";
   const Field key = map.optional("keyframe");
   if (present(key)) s.keyframe = read_value(key);
   const Field object = map.optional("object");
@@ -261,7 +266,23 @@ Campaign load_campaign(const std::string& path) {
   return parse_campaign(s.str(), path, base.empty() ? "." : base.string());
 }
 
+namespace {
+// The MJCF of a substituted scene description, or why it cannot be built; mesh paths relative to its folder, where the
+// engine places the MJCF text (MuJoCo's VFS under the description's path).
+std::pair<std::string, std::string> built_scene_xml(const Scenario& s, const std::string& text) {
+  try {
+    const std::string dir = fs::path(s.model_path).parent_path().string();
+    SceneWriteOptions o;
+    o.output_dir = dir;
+    return {build_scene(parse_scene_spec(text, s.model_path, dir), o).xml, ""};
+  } catch (const std::exception& e) {
+    return {"", e.what()};
+  }
+}
+}  // namespace
+
 std::vector<RolloutSpec> expand_campaign(const Campaign& c) {
+  std::map<std::string, std::pair<std::string, std::string>> built;  // substituted description -> (MJCF, error)
   std::size_t points = 1;
   for (const auto& g : c.grid) points *= g.second.size();
   std::vector<RolloutSpec> out;
@@ -277,7 +298,13 @@ std::vector<RolloutSpec> expand_campaign(const Campaign& c) {
       }
       std::vector<std::pair<std::string, std::string>> subst, overrides = s.overrides;
       for (const auto& p : params) (p.first.find('.') == std::string::npos ? subst : overrides).push_back(p);
-      const std::string text = substitute(s.model_text, subst);
+      std::string text = substitute(s.model_text, subst), error;
+      if (s.scene) {
+        auto it = built.find(text);
+        if (it == built.end()) it = built.emplace(text, built_scene_xml(s, text)).first;
+        error = it->second.second;
+        text = error.empty() ? it->second.first : "error: " + error;
+      }
       std::string variant = s.name + '\n' + hash_hex(text);
       for (const auto& [k, v] : overrides) variant += '\n' + k + '=' + v;
       for (long seed : c.seeds) {
@@ -291,6 +318,7 @@ std::vector<RolloutSpec> expand_campaign(const Campaign& c) {
         r.seed = seed;
         r.params = params;
         r.model_text = text;
+        r.model_error = error;
         r.overrides = overrides;
         r.variant_key = variant;
         // Everything that changes the result; not the absolute path, so a moved checkout keeps its results.

@@ -13,7 +13,10 @@ namespace mjhand::batch {
 struct Scenario {
   std::string name;
   std::string model_path;  // absolute or relative to the working directory (resolved from the campaign's folder)
-  std::string model_text;  // the MJCF file's text before ${param} substitution
+  std::string model_text;  // the MJCF file's (or scene description's) text before ${param} substitution
+  // model_path is a scene description (.yaml/.yml, docs/scenes.md): each grid point's substituted description is
+  // built into MJCF, so quantities derived from a parameter (the Kelvin-Voigt solref from the object's mass) follow it.
+  bool scene = false;
   std::string keyframe;    // optional: name or index
   std::string object;      // optional: body whose pose and grasp metrics are reported
   double init_noise = 0;   // half-width of the uniform perturbation of joint qpos [rad or m]
@@ -43,7 +46,8 @@ struct RolloutSpec {
   int grid_point = 0;       // index of the grid combination
   long seed = 0;
   std::vector<std::pair<std::string, std::string>> params;  // grid parameter -> value of this rollout
-  std::string model_text;   // after ${param} substitution
+  std::string model_text;   // after ${param} substitution (a scene description: the MJCF built from it)
+  std::string model_error;  // why a scene description could not be built into MJCF ("" when it was)
   std::vector<std::pair<std::string, std::string>> overrides;  // scenario overrides, then dotted grid params
   std::string variant_key;  // equal for rollouts that share one compiled model + plugin configuration
   std::string hash;         // 16 hex digits over everything that determines the result

@@ -1,6 +1,7 @@
 #include "plots.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -39,6 +40,12 @@ std::string quoted_dir(const std::string& out_dir) {
   const std::string dir = fs::absolute(out_dir).lexically_normal().string();
   if (dir.find('\'') != std::string::npos) throw std::runtime_error("output folder '" + dir + "' contains a quote");
   return dir;
+}
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.10g", v);
+  return buf;
 }
 
 bool numeric(const std::string& s) {
@@ -131,25 +138,37 @@ std::vector<std::string> plot_rollout(const std::string& csv, const std::string&
     }
     gp += "unset multiplot\nunset title\n";
   }
-  std::vector<std::pair<std::string, int>> contact, object;
+  // Contact signals: the contact_detection channels (contact:NAME), else any other sensor named *contact* (not the
+  // contact point/normal sensors).
+  std::vector<std::pair<std::string, int>> contact, legacy, object;
   for (std::size_t i = 0; i < cols.size(); ++i) {
     std::string lower = cols[i];
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
-    if (lower.rfind("sensor:", 0) == 0 && lower.find("contact") != std::string::npos) {
-      contact.emplace_back(cols[i], static_cast<int>(i) + 1);
+    if (cols[i].rfind("contact:", 0) == 0) contact.emplace_back(cols[i].substr(8), static_cast<int>(i) + 1);
+    if (lower.rfind("sensor:", 0) == 0 && lower.find("contact") != std::string::npos &&
+        lower.find("where") == std::string::npos) {
+      legacy.emplace_back(cols[i].substr(7), static_cast<int>(i) + 1);
     }
     if (cols[i].rfind("object:", 0) == 0) object.emplace_back(cols[i].substr(7), static_cast<int>(i) + 1);
   }
+  if (contact.empty()) contact = legacy;
   gp += "set key outside right\n";
   if (!contact.empty()) {
+    // One step trace per signal, 1.5 apart, labelled on the y axis (from the top: first signal first).
     pngs.push_back(stem + "_contacts.png");
-    gp += "set output '" + pngs.back() + ".tmp'\nset title 'contact signals (offset by 1.5 per signal)'\n"
-          "set xlabel 'time [s]'\nset ytics 1.5\nplot";
-    for (std::size_t k = 0; k < contact.size(); ++k) {
-      gp += std::string(k ? "," : "") + " '" + data + "' using 1:($" + std::to_string(contact[k].second) + "+" +
-            std::to_string(1.5 * k) + ") with steps lw 2 title '" + contact[k].first + "'";
+    const std::size_t n = contact.size();
+    gp += "set output '" + pngs.back() + ".tmp'\nset title 'contact signals (0/1)'\nset key off\n"
+          "set xlabel 'time [s]'\nset yrange [-0.5:" + std::to_string(1.5 * static_cast<double>(n)) + "]\nset ytics (";
+    for (std::size_t k = 0; k < n; ++k) {
+      const double offset = 1.5 * static_cast<double>(n - 1 - k);
+      gp += std::string(k ? ", " : "") + "'" + contact[k].first + "' " + std::to_string(offset);
     }
-    gp += "\nset ytics autofreq\n";
+    gp += ")\nplot";
+    for (std::size_t k = 0; k < n; ++k) {
+      gp += std::string(k ? "," : "") + " '" + data + "' using 1:($" + std::to_string(contact[k].second) + "+" +
+            std::to_string(1.5 * static_cast<double>(n - 1 - k)) + ") with steps lw 2 lc " + std::to_string(k % 8 + 1);
+    }
+    gp += "\nset ytics autofreq\nset autoscale y\nset key outside right\nunset title\n";
   }
   if (object.size() == 10) {
     pngs.push_back(stem + "_object.png");
@@ -212,13 +231,26 @@ std::vector<std::string> plot_campaign(const std::string& campaign_dir, const st
   }
   const int xc = column(x);
   if (xc < 0) throw std::runtime_error(summary + ": no column '" + x + "'");
-  if (ys.empty()) {
-    ys = numeric((*ok.front())[column("obj_x")]) ? std::vector<std::string>{"obj_x", "obj_y", "obj_z"}
-                                                  : std::vector<std::string>{"final_time"};
+  // Default: the final object pose (one PNG per coordinate and both panels together), else the final time.
+  const bool pose = ys.empty() && numeric((*ok.front())[column("obj_x")]);
+  if (pose) {
+    ys = {"obj_x", "obj_y", "obj_z", "obj_rz", "obj_ry", "obj_rx"};
+  } else if (ys.empty()) {
+    ys = {"final_time"};
   }
   const std::string dir = quoted_dir(out_dir);
   std::string gp = "set terminal png size 900,560 noenhanced\nset grid\nset key outside right\n";
+  // Densities and similar sweeps span decades: a logarithmic x axis when all x > 0 and max / min >= 20.
+  double xmin = 0, xmax = 0;
+  for (const auto* r : ok) {
+    if (!numeric((*r)[xc])) continue;
+    const double v = std::stod((*r)[xc]);
+    xmin = xmin == 0 && xmax == 0 ? v : std::min(xmin, v);
+    xmax = std::max(xmax, v);
+  }
+  if (xmin > 0 && xmax / xmin >= 20) gp += "set logscale x\n";
   std::vector<std::string> pngs;
+  std::map<std::string, std::string> curves;  // y -> its plot clauses (for the combined pose figure)
   for (const std::string& y : ys) {
     const int yc = column(y);
     if (yc < 0) throw std::runtime_error(summary + ": no column '" + y + "'");
@@ -239,16 +271,27 @@ std::vector<std::string> plot_campaign(const std::string& campaign_dir, const st
     int block = 0;
     for (auto& [label, pts] : series) {
       std::sort(pts.begin(), pts.end());
-      for (const auto& [a, b] : pts) dat += std::to_string(a) + " " + std::to_string(b) + "\n";
+      for (const auto& [a, b] : pts) dat += num(a) + " " + num(b) + "\n";
       dat += "\n\n";
-      plot += std::string(block ? "," : "") + " '" + dir + "/" + base + ".dat' index " + std::to_string(block) +
-              " with linespoints lw 2 title '" + label + "'";
+      const std::string clause =
+          " '" + dir + "/" + base + ".dat' index " + std::to_string(block) + " with linespoints lw 2";
+      plot += std::string(block ? "," : "") + clause + " title '" + label + "'";
+      curves[y] += std::string(curves[y].empty() ? "" : ",") + clause + " title '" + y.substr(y.find('_') + 1) +
+                   (series.size() > 1 ? " " + label : "") + "'";
       ++block;
     }
     write_atomically(dir + "/" + base + ".dat", dat);
     pngs.push_back(dir + "/" + base + ".png");
     gp += "set output '" + pngs.back() + ".tmp'\nset title '" + y + " vs " + x + "'\nset xlabel '" + x +
           "'\nset ylabel '" + y + "'\n" + plot + "\n";
+  }
+  if (pose) {
+    pngs.push_back(dir + "/summary_pose_vs_" + x + ".png");
+    gp += "set terminal png size 900,800 noenhanced\nset output '" + pngs.back() + ".tmp'\n"
+          "set multiplot layout 2,1 title 'final object pose vs " + x + "'\nunset title\n"
+          "set ylabel 'position [m]'\nplot" + curves["obj_x"] + "," + curves["obj_y"] + "," + curves["obj_z"] +
+          "\nset ylabel 'ZYX Euler angles [rad]'\nplot" + curves["obj_rz"] + "," + curves["obj_ry"] + "," +
+          curves["obj_rx"] + "\nunset multiplot\n";
   }
   gp += "unset output\n";
   return run_gnuplot(dir, "summary.gp", gp, pngs);

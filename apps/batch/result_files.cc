@@ -8,7 +8,7 @@
 namespace mjhand::batch {
 
 namespace {
-const char* kMagic = "# mjhand batch rollout v1";
+const char* kMagic = "# mjhand batch rollout v2";  // v2: contact columns and metrics
 
 std::string num(double v) {
   char buf[32];
@@ -40,7 +40,7 @@ std::string summary_header(const Campaign& c) {
   std::string h = "id,scenario,seed";
   for (const auto& g : c.grid) h += "," + csv_field(g.first);
   h += ",status,reason,final_time,steps,obj_x,obj_y,obj_z,obj_qw,obj_qx,obj_qy,obj_qz,obj_rz,obj_ry,obj_rx,"
-       "contacts,sigma_min,force_closure";
+       "contacts,sigma_min,force_closure,normal_force,isotropy,other_contacts,contact_signals,contact_sequence";
   return h;
 }
 
@@ -52,10 +52,12 @@ std::string summary_row(const Campaign& c, const RolloutSpec& spec, const Rollou
          std::to_string(r.steps);
   for (double v : r.object_pose) row += "," + (r.has_object ? num(v) : std::string());
   if (r.has_grasp) {
-    row += "," + std::to_string(r.contacts) + "," + num(r.sigma_min) + "," + csv_field(r.force_closure);
+    row += "," + std::to_string(r.contacts) + "," + num(r.sigma_min) + "," + csv_field(r.force_closure) + "," +
+           num(r.normal_force) + "," + num(r.isotropy) + "," + std::to_string(r.other_contacts);
   } else {
-    row += ",,,";
+    row += ",,,,,,";
   }
+  row += "," + r.contact_signals + "," + r.contact_sequence;  // names and times: no ',' or '"'
   return row;
 }
 

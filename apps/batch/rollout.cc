@@ -5,9 +5,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 
 #include "grasp/grasp_quality.h"
 #include "grasp/grasp_state.h"
+#include "sensors/contact_detection.h"
 #include "sensors/grasp_analysis.h"
 
 namespace mjhand::batch {
@@ -19,8 +21,41 @@ std::string name_of(const mjModel* m, mjtObj type, int id) {
   return n && *n ? n : "#" + std::to_string(id);
 }
 
-// time, qpos per joint component, ctrl, sensordata, object pose.
-std::vector<std::string> series_columns(const mjModel* m, int object) {
+// The contact_detection instances' channels (into v) and readable names for their sensors' components:
+// contact:f1_p1 ... contact:palm for the signals, contact_where:f1_p1:px ... :nz for the where-sensor. With several
+// instances the channel names carry the instance name (contact:NAME.f1_p1).
+std::map<int, std::vector<std::string>> contact_columns(const mjModel* m, const Host& host, Variant& v) {
+  std::vector<const Instance*> detectors;
+  for (const Instance& inst : host.instances()) {
+    if (inst.type == "contact_detection") detectors.push_back(&inst);
+  }
+  std::map<int, std::vector<std::string>> named;
+  for (const Instance* inst : detectors) {
+    int signal = -1, where = -1;
+    const ContactLayout layout = configured_contact_layout(m, inst->config, &signal, &where);
+    if (signal < 0) continue;
+    const std::string prefix = detectors.size() > 1 ? inst->name + "." : "";
+    const std::vector<std::string> channels = contact_channel_names(layout);
+    for (std::size_t c = 0; c < channels.size(); ++c) {
+      named[signal].push_back("contact:" + prefix + channels[c]);
+      v.channel_names.push_back(prefix + channels[c]);
+      v.channel_adr.push_back(m->sensor_adr[signal] + static_cast<int>(c));
+      if (where >= 0) {
+        for (const char* k : {"px", "py", "pz", "nx", "ny", "nz"}) {
+          named[where].push_back("contact_where:" + prefix + channels[c] + ":" + k);
+        }
+      }
+    }
+  }
+  for (auto it = named.begin(); it != named.end();) {  // a layout that does not fit its sensor: generic names
+    it = static_cast<int>(it->second.size()) == m->sensor_dim[it->first] ? std::next(it) : named.erase(it);
+  }
+  return named;
+}
+
+// time, qpos per joint component, ctrl, sensordata (contact sensors by channel), object pose.
+std::vector<std::string> series_columns(const mjModel* m, int object,
+                                        const std::map<int, std::vector<std::string>>& named) {
   std::vector<std::string> cols{"time"};
   for (int j = 0; j < m->njnt; ++j) {
     const int width = m->jnt_type[j] == mjJNT_FREE ? 7 : m->jnt_type[j] == mjJNT_BALL ? 4 : 1;
@@ -30,6 +65,10 @@ std::vector<std::string> series_columns(const mjModel* m, int object) {
   }
   for (int i = 0; i < m->nu; ++i) cols.push_back("ctrl:" + name_of(m, mjOBJ_ACTUATOR, i));
   for (int s = 0; s < m->nsensor; ++s) {
+    if (const auto it = named.find(s); it != named.end()) {
+      cols.insert(cols.end(), it->second.begin(), it->second.end());
+      continue;
+    }
     const int dim = m->sensor_dim[s];
     for (int k = 0; k < dim; ++k) {
       cols.push_back("sensor:" + name_of(m, mjOBJ_SENSOR, s) + (dim > 1 ? "[" + std::to_string(k) + "]" : ""));
@@ -107,11 +146,18 @@ const char* divergence(const mjModel* m, const mjData* d) {
   return nullptr;
 }
 
-// Position, quaternion and ZYX Euler angles (R = Rz(rz) Ry(ry) Rx(rx)) of body b.
-void body_pose(const mjData* d, int b, double out[10]) {
-  for (int k = 0; k < 3; ++k) out[k] = d->xpos[3 * b + k];
-  for (int k = 0; k < 4; ++k) out[3 + k] = d->xquat[4 * b + k];
-  const mjtNum* R = d->xmat + 9 * b;
+// Position, quaternion and ZYX Euler angles (R = Rz(rz) Ry(ry) Rx(rx)) of body b. A free body hanging from the
+// world is read from qpos, so that after mj_step the pose belongs to d->time like qpos (xpos still holds the state
+// at the start of the step); other bodies from xpos/xquat.
+void body_pose(const mjModel* m, const mjData* d, int b, double out[10]) {
+  const int j = m->body_jntadr[b];
+  const bool free_root = m->body_parentid[b] == 0 && m->body_jntnum[b] == 1 && m->jnt_type[j] == mjJNT_FREE;
+  const mjtNum* pos = free_root ? d->qpos + m->jnt_qposadr[j] : d->xpos + 3 * b;
+  const mjtNum* quat = free_root ? d->qpos + m->jnt_qposadr[j] + 3 : d->xquat + 4 * b;
+  for (int k = 0; k < 3; ++k) out[k] = pos[k];
+  for (int k = 0; k < 4; ++k) out[3 + k] = quat[k];
+  mjtNum R[9];
+  mju_quat2Mat(R, quat);
   out[7] = std::atan2(R[3], R[0]);
   out[8] = std::asin(std::clamp(-R[6], -1.0, 1.0));
   out[9] = std::atan2(R[7], R[8]);
@@ -130,7 +176,7 @@ void record(std::string& s, const mjModel* m, const mjData* d, int object) {
   for (int i = 0; i < m->nsensordata; ++i) put(s, d->sensordata[i], false);
   if (object >= 0) {
     double pose[10];
-    body_pose(d, object, pose);
+    body_pose(m, d, object, pose);
     for (double v : pose) put(s, v, false);
   }
   s += '\n';
@@ -149,16 +195,43 @@ void grasp_metrics(const mjModel* m, const mjData* d, const HandModel& hand, Rol
   compute_grasp(m, d, hand, g);
   r.has_grasp = true;
   r.contacts = static_cast<int>(g.contacts.size());
+  r.other_contacts = g.scan.object_other;
   r.sigma_min = g.rows ? grasp_sigma_min(g.G()) : 0.0;
   if (r.contacts == 0) {
     r.force_closure = "no";
     return;
   }
+  Eigen::VectorXd lambda(g.rows);
+  mujoco_contact_forces(m, d, g.contacts, lambda);
+  int row = 0;
+  for (const Contact& c : g.contacts) {
+    r.normal_force += lambda[row];  // the first row of every contact model is the normal force
+    row += contact_rows(c.model);
+  }
+  const GraspQuality q = grasp_quality(g.G(), g.JH());
+  r.isotropy = q.valid ? q.isotropy_G : 0.0;
   ForceClosureLP lp(64, 8);
   const ForceClosureLP::Result fc = lp.evaluate(g.contacts.data(), r.contacts, g.reference);
   r.force_closure = fc == ForceClosureLP::Result::kClosure      ? "yes"
                     : fc == ForceClosureLP::Result::kNotClosure ? "no"
                                                                  : to_string(fc);
+}
+
+// The channels on in the final state and the contact sequence (order of first signals, ties in channel order).
+void contact_summary(const Variant& v, const mjData* d, const std::vector<double>& first_on, RolloutResult& r) {
+  std::vector<std::size_t> order;
+  for (std::size_t c = 0; c < v.channel_adr.size(); ++c) {
+    if (d->sensordata[v.channel_adr[c]] > 0.5) {
+      r.contact_signals += (r.contact_signals.empty() ? "" : " ") + v.channel_names[c];
+    }
+    if (first_on[c] >= 0) order.push_back(c);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return first_on[a] < first_on[b]; });
+  for (std::size_t c : order) {
+    char t[32];
+    std::snprintf(t, sizeof(t), "@%.4f", first_on[c]);
+    r.contact_sequence += (r.contact_sequence.empty() ? "" : " ") + v.channel_names[c] + t;
+  }
 }
 
 }  // namespace
@@ -174,6 +247,10 @@ std::unique_ptr<Variant> compile_variant(const Campaign& c, const RolloutSpec& s
   auto v = std::make_unique<Variant>();
   v->key = spec.variant_key;
   const Scenario& s = c.scenarios[spec.scenario];
+  if (!spec.model_error.empty()) {
+    v->error = spec.model_error;  // cites the description's file, line and key
+    return v;
+  }
   try {
     auto vfs = std::make_unique<mjVFS>();  // ~2 MB: never on the stack
     mj_defaultVFS(vfs.get());
@@ -215,7 +292,7 @@ std::unique_ptr<Variant> compile_variant(const Campaign& c, const RolloutSpec& s
         v->has_hand = false;  // an object without a hand around it: pose only
       }
     }
-    v->columns = series_columns(m, v->object);
+    v->columns = series_columns(m, v->object, contact_columns(m, *v->host, *v));
   } catch (const std::exception& e) {
     v->error = s.model_path + ": " + e.what();
     v->host.reset();
@@ -253,10 +330,15 @@ RolloutResult run_rollout(const Campaign& c, const RolloutSpec& spec, const Vari
   out += '\n';
   record(out, m, d, v.object);
 
+  const std::size_t nch = v.channel_adr.size();
+  std::vector<double> first_on(nch, -1.0);  // time each contact signal was first 1 [s]
   const auto t0 = std::chrono::steady_clock::now();
   for (long k = 1; k <= steps; ++k) {
     mj_step(m, d);
     r.steps = k;
+    for (std::size_t c = 0; c < nch; ++c) {
+      if (first_on[c] < 0 && d->sensordata[v.channel_adr[c]] > 0.5) first_on[c] = d->time;
+    }
     if (const char* bad = divergence(m, d)) {
       record(out, m, d, v.object);  // the row that shows the divergence
       char buf[160];
@@ -284,9 +366,10 @@ RolloutResult run_rollout(const Campaign& c, const RolloutSpec& spec, const Vari
   mj_forward(m, d);  // contacts and forces of the final state, consistently (plugins are time-triggered)
   if (v.object >= 0) {
     r.has_object = true;
-    body_pose(d, v.object, r.object_pose);
+    body_pose(m, d, v.object, r.object_pose);
   }
   if (v.has_hand) grasp_metrics(m, d, v.hand, r);
+  contact_summary(v, d, first_on, r);
   r.status = RolloutResult::Status::kOk;
   return r;
 }

@@ -28,6 +28,9 @@ struct Variant {
   bool has_hand = false;
   HandModel hand;     // fingers for the grasp metrics (when an object is known and the hand can be found)
   std::vector<std::string> columns;  // the time series' columns
+  // The contact signals of the model's contact_detection instances, read every step for the contact sequence.
+  std::vector<std::string> channel_names;   // "f1_p1", ..., "palm" (instance-prefixed when there are several)
+  std::vector<int> channel_adr;             // sensordata address of each channel
 };
 
 // Compiles spec's model text (through MuJoCo's VFS under the original file name, so relative includes and meshes
@@ -47,6 +50,11 @@ struct RolloutResult {
   int contacts = 0;        // object-finger contacts in the final state
   double sigma_min = 0;    // sigma_min(G) of those contacts
   std::string force_closure;  // "yes", "no" or why undecided
+  double normal_force = 0; // sum of the finger contacts' normal forces [N] (MuJoCo's)
+  double isotropy = 0;     // sigma_min / sigma_max of G
+  int other_contacts = 0;  // object contacts with anything but a finger (palm, floor, another object)
+  std::string contact_signals;   // channels whose signal is 1 in the final state, space-separated
+  std::string contact_sequence;  // "NAME@T" per channel in order of its first signal (T [s], %.4f), space-separated
   std::string series;      // CSV header line + rows (no comment lines)
 };
 

@@ -105,10 +105,7 @@ ScenarioResult run_scenario(const mjModel* m, const ScenarioOptions& options) {
   ContactLayout layout;
   if (mj_name2id(m, mjOBJ_TEXT, (std::string(kInstancePrefix) + kSceneDetector).c_str()) >= 0) {
     layout = declared_contact_layout(m, kSceneDetector, &signal);
-    for (const std::string& f : layout.fingers) {
-      for (int k = 0; k < layout.phalanges; ++k) r.channel_names.push_back(f + "_p" + std::to_string(k + 1));
-    }
-    r.channel_names.push_back("palm");
+    r.channel_names = contact_channel_names(layout);
   }
   std::vector<int> hinge_qpos;
   for (int j = 0; j < m->njnt; ++j) {

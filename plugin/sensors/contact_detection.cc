@@ -174,18 +174,36 @@ ContactLayout declared_contact_layout(const mjModel* m, const std::string& insta
   if (t < 0) throw std::runtime_error("no plugin instance '" + instance + "' (a <text name=\"" + text_name + "\">)");
   const std::string data(m->text_data + m->text_adr[t], m->text_size[t] > 0 ? m->text_size[t] - 1 : 0);
   const auto kv = parse_key_values(data.c_str(), [&] { return "instance '" + instance + "'"; });
-  std::string type, sensor, fingers = "all", palm = default_palm(m);
   for (const auto& [k, v] : kv) {
-    if (k == "type") type = v;
+    if (k == "type" && v != "contact_detection") {
+      throw std::runtime_error("plugin instance '" + instance + "' is of type '" + v + "', not contact_detection");
+    }
+  }
+  return configured_contact_layout(m, kv, signal_sensor, nullptr);
+}
+
+ContactLayout configured_contact_layout(const mjModel* m,
+                                        const std::vector<std::pair<std::string, std::string>>& config,
+                                        int* signal_sensor, int* where_sensor) {
+  std::string sensor, where, fingers = "all", palm = default_palm(m);
+  for (const auto& [k, v] : config) {
     if (k == "sensor") sensor = v;
+    if (k == "where") where = v;
     if (k == "fingers") fingers = v;
     if (k == "palm") palm = v == "none" ? "" : v;
   }
-  if (type != "contact_detection") {
-    throw std::runtime_error("plugin instance '" + instance + "' is of type '" + type + "', not contact_detection");
-  }
   if (signal_sensor) *signal_sensor = mj_name2id(m, mjOBJ_SENSOR, sensor.c_str());
+  if (where_sensor) *where_sensor = where.empty() ? -1 : mj_name2id(m, mjOBJ_SENSOR, where.c_str());
   return contact_layout(m, finger_list(m, fingers), palm);
+}
+
+std::vector<std::string> contact_channel_names(const ContactLayout& layout) {
+  std::vector<std::string> out;
+  for (const std::string& f : layout.fingers) {
+    for (int k = 0; k < layout.phalanges; ++k) out.push_back(f + "_p" + std::to_string(k + 1));
+  }
+  out.push_back("palm");
+  return out;
 }
 
 std::unique_ptr<Plugin> make_contact_detection_plugin(const mjModel* m, const Config& cfg) {

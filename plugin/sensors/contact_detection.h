@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "host/config.h"
@@ -36,6 +37,15 @@ ContactLayout contact_layout(const mjModel* m, const std::vector<std::string>& f
 // The layout a contact_detection instance declared in m uses (its own keys, re-read from its <text>), and the id of
 // its signal sensor. Throws std::runtime_error when there is no such instance or it is of another type.
 ContactLayout declared_contact_layout(const mjModel* m, const std::string& instance, int* signal_sensor);
+
+// The same from an instance's resolved configuration (Instance::config: MJCF keys, then overrides); also the id of
+// its where-sensor (-1 without one). Does not validate what the plugin's factory already checked.
+ContactLayout configured_contact_layout(const mjModel* m,
+                                        const std::vector<std::pair<std::string, std::string>>& config,
+                                        int* signal_sensor, int* where_sensor);
+
+// Names of the signals in sensor order: "<finger>_p<k>" (k from 1) for fingers x phalanges, then "palm".
+std::vector<std::string> contact_channel_names(const ContactLayout& layout);
 
 // Keys: sensor=USER_SENSOR (needstage="acc", dim = fingers x phalanges + 1), fingers=all|F1,F2,... (default all:
 // every embedded chain), palm=BODY|none (default "palm" when the model has it), threshold=N (default 0.01 N),
