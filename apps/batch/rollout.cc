@@ -80,25 +80,6 @@ std::vector<std::string> series_columns(const mjModel* m, int object,
   return cols;
 }
 
-// <user> sensors and user actuators that no instance serves would silently read zero / act with defaults.
-std::string unserved_user_objects(const mjModel* m, const Host& host) {
-  std::vector<bool> sensor(m->nsensor, false), actuator(m->nu, false);
-  for (const auto& inst : host.instances()) {
-    for (int s : inst.plugin->owned_sensors()) sensor[s] = true;
-    for (int a : inst.plugin->owned_actuators()) actuator[a] = true;
-  }
-  std::string out;
-  for (int s = 0; s < m->nsensor; ++s) {
-    if (m->sensor_type[s] == mjSENS_USER && !sensor[s]) out += " sensor '" + name_of(m, mjOBJ_SENSOR, s) + "'";
-  }
-  for (int a = 0; a < m->nu; ++a) {
-    const bool user = m->actuator_gaintype[a] == mjGAIN_USER || m->actuator_biastype[a] == mjBIAS_USER ||
-                      m->actuator_dyntype[a] == mjDYN_USER;
-    if (user && !actuator[a]) out += " actuator '" + name_of(m, mjOBJ_ACTUATOR, a) + "'";
-  }
-  return out;
-}
-
 // The scenario's object, else the grasp_analysis plugin's, else the only free-jointed body; -1 when none.
 int choose_object(const mjModel* m, const Host& host, const Scenario& s, std::string& error) {
   if (!s.object.empty()) {

@@ -67,26 +67,6 @@ std::string body_name(const mjModel* m, int body) {
   return n && *n ? n : "body" + std::to_string(body);
 }
 
-// <user> sensors and user actuators no mjhand instance serves: `run` installs no other callbacks, so they would
-// silently read zero (sensors) or act with MuJoCo's defaults (actuators).
-std::string unserved_user_objects(const mjModel* m, const Host& host) {
-  std::vector<bool> sensor(m->nsensor, false), actuator(m->nu, false);
-  for (const auto& inst : host.instances()) {
-    for (int s : inst.plugin->owned_sensors()) sensor[s] = true;
-    for (int a : inst.plugin->owned_actuators()) actuator[a] = true;
-  }
-  std::string out;
-  for (int s = 0; s < m->nsensor; ++s) {
-    if (m->sensor_type[s] == mjSENS_USER && !sensor[s]) out += " sensor " + object_label(m, mjOBJ_SENSOR, s);
-  }
-  for (int a = 0; a < m->nu; ++a) {
-    const bool user = m->actuator_gaintype[a] == mjGAIN_USER || m->actuator_biastype[a] == mjBIAS_USER ||
-                      m->actuator_dyntype[a] == mjDYN_USER;
-    if (user && !actuator[a]) out += " actuator " + object_label(m, mjOBJ_ACTUATOR, a);
-  }
-  return out;
-}
-
 // "a-b, c-d" for the distinct body pairs in contact.
 std::string contact_pairs(const mjModel* m, const mjData* d) {
   std::set<std::string> pairs;

@@ -445,6 +445,24 @@ int required_userdata(const mjModel* m) {
   return total > 0 ? kHeaderSize + total : 0;
 }
 
+std::string unserved_user_objects(const mjModel* m, const Host& host) {
+  std::vector<bool> sensor(m->nsensor, false), actuator(m->nu, false);
+  for (const auto& inst : host.instances()) {
+    for (int s : inst.plugin->owned_sensors()) sensor[s] = true;
+    for (int a : inst.plugin->owned_actuators()) actuator[a] = true;
+  }
+  std::string out;
+  for (int s = 0; s < m->nsensor; ++s) {
+    if (m->sensor_type[s] == mjSENS_USER && !sensor[s]) out += " sensor " + object_label(m, mjOBJ_SENSOR, s);
+  }
+  for (int a = 0; a < m->nu; ++a) {
+    const bool user = m->actuator_gaintype[a] == mjGAIN_USER || m->actuator_biastype[a] == mjBIAS_USER ||
+                      m->actuator_dyntype[a] == mjDYN_USER;
+    if (user && !actuator[a]) out += " actuator " + object_label(m, mjOBJ_ACTUATOR, a);
+  }
+  return out;
+}
+
 int count_declared_instances(const mjModel* m) {
   int n = 0;
   for (int i = 0; i < m->ntext; ++i) n += is_instance_text(m, i) ? 1 : 0;

@@ -117,6 +117,11 @@ class Host {
 // Entries of d->userdata the mjhand instances of m need (what <size nuserdata> must be at least).
 int required_userdata(const mjModel* m);
 
+// The <user> sensors and user actuators (gain/bias/dyn "user") of m that no instance of host serves, as
+// " sensor 'a' actuator 'b'" ("" when all are served): a program that installs no other callbacks would read zeros
+// from them or act with MuJoCo's defaults, so `mjhand run` and `mjhand batch` refuse such models.
+std::string unserved_user_objects(const mjModel* m, const Host& host);
+
 // Number of <text name="mjhand:..."> instances declared in m (no validation).
 int count_declared_instances(const mjModel* m);
 
