@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 
 namespace mjhand::cli {
 
@@ -75,6 +76,21 @@ int ArgReader::get_int(const std::string& name, int fallback, int lo, int hi) co
   const double v = get_double(name, fallback, lo, hi);
   if (v != std::floor(v)) throw UsageError("option '" + name + "' must be an integer");
   return static_cast<int>(v);
+}
+
+std::vector<double> parse_number_list(const std::string& option, const std::string& text, bool positive) {
+  std::vector<double> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    char* end = nullptr;
+    const double v = std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0' || !std::isfinite(v) || (positive && !(v > 0))) {
+      throw UsageError(option + ": '" + item + "' is not a " + (positive ? "positive number" : "number"));
+    }
+    out.push_back(v);
+  }
+  return out;
 }
 
 }  // namespace mjhand::cli

@@ -40,4 +40,8 @@ class ArgReader {
   std::map<std::string, std::vector<std::string>> repeated_;
 };
 
+// The comma-separated numbers of option `option` ("160,700,2300"): each must be finite (and > 0 when `positive`),
+// else UsageError "OPTION: 'ITEM' is not a number" ("... a positive number").
+std::vector<double> parse_number_list(const std::string& option, const std::string& text, bool positive = false);
+
 }  // namespace mjhand::cli

@@ -39,28 +39,7 @@ void print_help() {
       "  -h, --help          show this help\n");
 }
 
-std::vector<double> parse_list(const std::string& text) {
-  std::vector<double> out;
-  std::stringstream s(text);
-  std::string item;
-  while (std::getline(s, item, ',')) {
-    std::size_t used = 0;
-    double v = 0;
-    try {
-      v = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != item.size() || item.empty() || !std::isfinite(v)) {
-      throw UsageError("--signals: '" + item + "' is not a number");
-    }
-    out.push_back(v);
-  }
-  if (out.empty()) throw UsageError("--signals: empty list");
-  return out;
-}
-
-// One PNG per sensor value, the whole hand from a fixed camera looking down on the palm, as in Fig. 7.
+// One PNG per sensor value: the whole hand seen from the side, as in Fig. 7.
 void render_poses(const mjModel* m, const std::vector<BerulPose>& poses, const std::string& out) {
 #ifdef MJHAND_HAVE_RENDER
   render::OffscreenRenderer renderer(m, 800, 600);
@@ -99,7 +78,8 @@ int cmd_berul_poses(const Args& args) {
   sensor.gain = reader.get_double("--gain", sensor.gain, -1e6, 1e6);
   sensor.offset = reader.get_double("--offset", sensor.offset, -1e6, 1e6);
   if (sensor.gain == 0.0) throw UsageError("--gain must be nonzero");
-  const std::vector<double> signals = parse_list(reader.get("--signals", "0,-0.2,-0.4,-0.6"));
+  const std::vector<double> signals = parse_number_list("--signals", reader.get("--signals", "0,-0.2,-0.4,-0.6"));
+  if (signals.empty()) throw UsageError("--signals: empty list");
   const std::string model_path = reader.get("--model", "models/berul_hand.xml");
   const std::string out = reader.get("--out", "out/berul_poses");
 

@@ -35,20 +35,6 @@ void print_help() {
       "  -h, --help          show this help\n");
 }
 
-std::vector<double> parse_list(const std::string& s) {
-  std::vector<double> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    char* end = nullptr;
-    const double v = std::strtod(item.c_str(), &end);
-    if (item.empty() || *end != '\0' || !(v > 0) || !std::isfinite(v)) {
-      throw UsageError("--density-sweep: '" + item + "' is not a positive number");
-    }
-    out.push_back(v);
-  }
-  return out;
-}
 }  // namespace
 
 int cmd_scenario(const Args& args) {
@@ -65,7 +51,7 @@ int cmd_scenario(const Args& args) {
   const std::string out_dir = r.get("--out", "out/" + spec.name);
   std::filesystem::create_directories(out_dir);
   if (r.has("--density-sweep")) {
-    const std::vector<double> densities = parse_list(r.get("--density-sweep", ""));
+    const std::vector<double> densities = parse_number_list("--density-sweep", r.get("--density-sweep", ""), true);
     int object = -1;
     const std::string name = r.get("--object", "");
     for (size_t i = 0; i < spec.objects.size(); ++i) {
