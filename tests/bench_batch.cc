@@ -8,11 +8,13 @@
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench_util.h"
@@ -80,6 +82,62 @@ void BM_Campaign1(benchmark::State& s) { BM_Campaign(s); }
 void BM_Campaign2(benchmark::State& s) { BM_Campaign(s); }
 BENCHMARK(BM_Campaign1)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Campaign2)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The same campaign's stepping (16 rollouts of 2000 steps of the compiled power-grasp model, plugins on) split over
+// n plain std::threads, with no engine, files or rows: the machine's own ceiling for the scaling figure. On a
+// virtual machine whose cores are shared with other guests it is not 0.5 either.
+std::unique_ptr<Variant> compile(const std::string& name);
+void raw_threads(const mjModel* m, std::vector<mjhand::DataPtr>& data, int n) {
+  const int steps = static_cast<int>(kDuration / m->opt.timestep + 0.5);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < n; ++t) {
+    pool.emplace_back([&, t] {
+      for (int r = t; r < kRollouts; r += n) {
+        mj_resetData(m, data[t].get());
+        for (int k = 0; k < steps; ++k) mj_step(m, data[t].get());
+      }
+    });
+  }
+  for (std::thread& th : pool) th.join();
+}
+
+double wall_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Wall time on 2 workers / on 1, both measured back to back inside each iteration (in alternating order) so that
+// the machine's drifting speed cancels in the ratio: for the engine's campaign and for the raw threads above.
+void BM_ScalingPaired(benchmark::State& state) {
+  const bool engine = state.range(0) == 1;
+  const std::string out = bench_out();
+  const Campaign c = campaign(out);
+  auto v = compile("power_sphere");
+  std::vector<mjhand::DataPtr> data;
+  for (int t = 0; t < 2; ++t) data.push_back(mjhand::make_data(v->model.get()));
+  double wall[3] = {0, 0, 0};
+  int iteration = 0;
+  for (auto _ : state) {
+    for (int k = 0; k < 2; ++k) {
+      const int n = (iteration + k) % 2 + 1;
+      fs::remove_all(out);
+      const double t0 = wall_s();
+      if (engine) {
+        BatchOptions opt;
+        opt.threads = n;
+        if (run_campaign(c, opt).ok != kRollouts) throw std::runtime_error("bench campaign failed");
+      } else {
+        raw_threads(v->model.get(), data, n);
+      }
+      wall[n] += wall_s() - t0;
+    }
+    ++iteration;
+  }
+  fs::remove_all(out);
+  state.counters["wall_2_over_1"] = wall[2] / wall[1];
+  state.counters["efficiency"] = 0.5 * wall[1] / wall[2];
+}
+BENCHMARK(BM_ScalingPaired)->ArgName("engine")->Arg(1)->Arg(0)->Iterations(4)->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 // A scene for the per-step comparison, compiled as the engine compiles a campaign's model.
 struct SceneDef {
@@ -176,9 +234,16 @@ void BM_StepBare(benchmark::State& state, const std::string& name) {
 int main(int argc, char** argv) {
   std::vector<mjhand_bench::RatioPair> pairs = {
       {"2 workers / 1 worker (campaign wall time; efficiency = 0.5 / ratio)", "BM_Campaign2", "BM_Campaign1"}};
+  // MJHAND_BENCH_STEPS=K fixes the steps of the per-step comparison (K = a multiple of the period covers the same
+  // trajectory on both sides), for instruction counts under callgrind (BENCHMARKS.md has the command).
+  const char* fixed = std::getenv("MJHAND_BENCH_STEPS");
   for (const auto& [name, def] : scenes()) {
-    benchmark::RegisterBenchmark(("StepPlugins/" + name).c_str(), BM_StepPlugins, name);
-    benchmark::RegisterBenchmark(("StepBare/" + name).c_str(), BM_StepBare, name);
+    auto* on = benchmark::RegisterBenchmark(("StepPlugins/" + name).c_str(), BM_StepPlugins, name);
+    auto* bare = benchmark::RegisterBenchmark(("StepBare/" + name).c_str(), BM_StepBare, name);
+    if (fixed) {
+      on->Iterations(std::atol(fixed));
+      bare->Iterations(std::atol(fixed));
+    }
     pairs.push_back({name + ": plugins on / bare mj_step replaying the controls", "StepPlugins/" + name,
                      "StepBare/" + name});
   }
