@@ -2,6 +2,7 @@
 // files it reads, the library calls), each with the exact message (substrings naming what and where) or the
 // documented safe result. docs/bad-input.md lists the same entries; the last test case keeps the two in step.
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <filesystem>
@@ -63,6 +64,9 @@ const CliEntry kCli[] = {
   {"run: --out that cannot be created",         "run {S}/models/pid_finger.xml --duration 0.01 --out /proc/mjhand_x", 1, "--out '/proc/mjhand_x': cannot create the directory", ""},
   {"model file that does not exist",            "run {T}/none.xml",                                                   1, "{T}/none.xml: cannot open file", ""},
   {"model path that is a directory",            "run {T}",                                                            1, "{T}: is a directory, not an MJCF file", ""},
+  {"model path that is a FIFO (would block)",   "run {T}/fifo.xml",                                                   1, "{T}/fifo.xml: is not a regular file (a FIFO, socket or device), not an MJCF file", ""},
+  {"model path that is a device (/dev/zero)",   "run /dev/zero",                                                      1, "/dev/zero: is not a regular file (a FIFO, socket or device), not an MJCF file", ""},
+  {"run: --set-file that is a device",          "run {S}/models/pid_finger.xml --set-file /dev/zero",                2, "--set-file: cannot read '/dev/zero': it is not a regular file", ""},
   {"model file that is not XML",                "run {S}/README.md",                                                  1, "README.md: MuJoCo cannot load it: XML parse error", ""},
   {"model MuJoCo rejects (unknown element)",    "run {T}/unknown_element.xml",                                        1, "unknown_element.xml: MuJoCo cannot load it: XML Error: Schema violation: unrecognized element", "'bodyy'"},
   {"keyframe with qpos = inf (run)",            "run {T}/key_inf.xml --keyframe bad --out {T}/o",                    1, "key_inf.xml: keyframe 'bad' (#0): qpos[0] = inf is not finite (joint 'j')", ""},
@@ -91,6 +95,7 @@ const CliEntry kCli[] = {
   {"hand description: YAML syntax error",       "make-hand {T}/bad_syntax.yaml -o {T}/o.xml",                        1, "bad_syntax.yaml:3:1: YAML syntax error", ""},
   {"hand description: empty file",              "make-hand {T}/empty.yaml -o {T}/o.xml",                             1, "empty.yaml:1:1: the description is empty", ""},
   {"hand description: file that does not exist", "make-hand {T}/none.yaml -o {T}/o.xml",                             1, "cannot open hand description {T}/none.yaml: no such file", ""},
+  {"hand description: a FIFO",                  "make-hand {T}/fifo.xml -o {T}/o.xml",                               1, "cannot read hand description {T}/fifo.xml: it is not a regular file", ""},
   {"hand description: text for a number",       "make-hand {T}/spec_text.yaml -o {T}/o.xml",                         1, "spec_text.yaml:30:13: fingers[0].links[1].a: expected a number, got \"abc\"", ""},
   {"hand description: .nan for a number",       "make-hand {T}/spec_nan.yaml -o {T}/o.xml",                          1, "spec_nan.yaml:30:13: fingers[0].links[1].a: expected a finite number, got \".nan\"", ""},
   {"hand description: inverted joint range",    "make-hand {T}/spec_range.yaml -o {T}/o.xml",                        1, "fingers[0].links[0].range_deg: range is inverted or empty", ""},
@@ -103,6 +108,8 @@ const CliEntry kCli[] = {
   {"scenario: scene file that does not exist",  "scenario {T}/none.yaml --out {T}/o",                                1, "cannot read scene description {T}/none.yaml: no such file", ""},
   {"campaign: empty grid axis",                 "batch {T}/camp_grid.yaml --dry-run",                                1, "camp_grid.yaml:8:12: grid.density: expected a non-empty list of values", ""},
   {"campaign: model that does not exist",       "batch {T}/camp_model.yaml --dry-run",                               1, "camp_model.yaml:6:12: scenarios[0].model: cannot open model file '/nonexistent.xml'", ""},
+  {"campaign: model that is a FIFO",            "batch {T}/camp_fifo.yaml --dry-run",                                1, "camp_fifo.yaml:6:12: scenarios[0].model: cannot read model file '{T}/fifo.xml': it is not a regular file", ""},
+  {"campaign file that is a device",            "batch /dev/zero --dry-run",                                         1, "/dev/zero", "cannot read campaign file: it is not a regular file"},
   {"campaign: negative duration",               "batch {T}/camp_duration.yaml --dry-run",                            1, "camp_duration.yaml:3:11: duration: must be positive, got \"-1\"", ""},
   {"campaign: misspelt required key",           "batch {T}/camp_typo.yaml --dry-run",                                1, "camp_typo.yaml:1:1: duration: missing required key (found: name, output, duraton, scenarios)", ""},
   {"batch: --threads 0",                        "batch {T}/camp_typo.yaml --threads 0",                              2, "option '--threads': 0 is outside [1, 1024]", ""},
@@ -111,7 +118,11 @@ const CliEntry kCli[] = {
   {"coupling CSV: nan in a number column",      "fit-coupling {T}/nan.csv",                                          1, "nan.csv:2: 'y' is not a number: 'nan'", ""},
   {"coupling CSV: too few rows for the order",  "fit-coupling {T}/short.csv --order 3",                              1, "1 data points for an order-3 fit, which has 4 coefficients: need at least 4", ""},
   {"fit-coupling: --order out of range",        "fit-coupling {T}/short.csv --order 9",                              2, "option '--order': 9 is outside [1, 4]", ""},
+  {"coupling CSV that is a device",             "fit-coupling /dev/zero",                                            1, "/dev/zero: cannot read the file: it is not a regular file", ""},
   {"plot: CSV that does not exist",             "plot {T}/none.csv --out {T}/p",                                     1, "{T}/none.csv: cannot open", ""},
+  {"plot: CSV that is a device",                "plot /dev/zero --out {T}/p",                                        1, "/dev/zero: cannot read: it is not a regular file", ""},
+  {"plot: rollout CSV with a text cell",        "plot {T}/cells.csv --out {T}/p",                                    1, "{T}/cells.csv:4: 'qpos:f1_j1' is not a number: 'abc'", ""},
+  {"plot: rollout CSV with a short row",        "plot {T}/fields.csv --out {T}/p",                                   1, "{T}/fields.csv:3: expected 2 fields as in the header, got 1", ""},
   {"current-study: unknown --kt",               "current-study --kt cubic",                                          2, "--kt must be poly or sin2, not 'cubic'", ""},
   {"berul-poses: nan in --signals",             "berul-poses --signals 1,nan",                                       2, "--signals: 'nan' is not a number", ""},
 };
@@ -301,6 +312,10 @@ void write_fixtures(const std::string& t) {
   write(t + "/text.csv", "x,y\n1,2\n2,abc\n");
   write(t + "/nan.csv", "x,y\n1,nan\n2,3\n3,4\n");
   write(t + "/short.csv", "x,y\n1,2\n");
+  ::mkfifo((t + "/fifo.xml").c_str(), 0600);  // nothing ever writes to it: opening it for reading would block
+  write(t + "/camp_fifo.yaml", head + "duration: 0.1\nscenarios:\n  - name: s\n    model: " + t + "/fifo.xml\n");
+  write(t + "/cells.csv", "# mjhand rollout\ntime,qpos:f1_j1\n0,0.1\n0.001,abc\n");
+  write(t + "/fields.csv", "time,qpos:f1_j1\n0,0.1\n0.001\n");
 }
 }  // namespace
 

@@ -65,7 +65,10 @@ void ensure_writable_dir(const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::runtime_error("output folder '" + dir + "' cannot be created: " + ec.message());
-  if (!std::filesystem::is_directory(dir)) throw std::runtime_error("output folder '" + dir + "' is not a folder");
+  if (!std::filesystem::is_directory(dir, ec)) {  // the non-throwing form: a stat that fails is reported, not thrown
+    throw std::runtime_error("output folder '" + dir + "' " +
+                             (ec ? "cannot be inspected: " + ec.message() : std::string("is not a folder")));
+  }
   const std::string probe = dir + "/.mjhand-write-probe";
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {

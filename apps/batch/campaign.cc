@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "hand/yaml_fields.h"
+#include "io/text_file.h"
 #include "scene/scene_spec.h"
 #include "scene/scene_writer.h"
 
@@ -65,6 +66,8 @@ std::vector<std::pair<std::string, int>> tokens(const std::string& text) {
 }
 
 std::string read_file(const std::string& path, const Field& where) {
+  const std::string problem = text_file_problem(path);
+  if (!problem.empty()) where.fail("cannot read model file '" + path + "': it " + problem);
   std::ifstream in(path, std::ios::binary);
   if (!in) where.fail("cannot open model file '" + path + "'");
   std::ostringstream s;
@@ -258,6 +261,8 @@ Campaign parse_campaign(const std::string& yaml, const std::string& file, const 
 }
 
 Campaign load_campaign(const std::string& path) {
+  const std::string problem = text_file_problem(path);
+  if (!problem.empty()) throw SpecError(path, 0, 0, "", "cannot read campaign file: it " + problem);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SpecError(path, 0, 0, "", "cannot open campaign file");
   std::ostringstream s;

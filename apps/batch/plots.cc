@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "atomic_file.h"
+#include "io/text_file.h"
 
 namespace mjhand::batch {
 
@@ -99,18 +100,36 @@ std::vector<std::string> split_csv_line(const std::string& line) {
 }
 
 std::vector<std::string> plot_rollout(const std::string& csv, const std::string& out_dir) {
+  const std::string problem = text_file_problem(csv);  // a directory, FIFO, device or huge file
+  if (!problem.empty()) throw std::runtime_error(csv + ": cannot read: it " + problem);
   std::ifstream in(csv);
   if (!in) throw std::runtime_error(csv + ": cannot open");
   std::string line, status;
-  while (std::getline(in, line) && line.rfind("#", 0) == 0) {
+  int line_no = 0;
+  while (std::getline(in, line) && (++line_no, line.rfind("#", 0) == 0)) {
     if (line.rfind("# status: ", 0) == 0) status = line.substr(10);
   }
   const std::vector<std::string> cols = split_csv_line(line);
   if (cols.empty() || cols[0] != "time") {
     throw std::runtime_error(csv + ": not a rollout time series (the first column must be 'time')");
   }
-  std::string first_row;
-  if (!std::getline(in, first_row)) throw std::runtime_error(csv + ": has no data rows");
+  // gnuplot would skip a malformed record silently and draw a plot of what is left: every row is checked first.
+  int rows = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (line.empty() || line.rfind("#", 0) == 0) continue;
+    const std::vector<std::string> cells = split_csv_line(line);
+    const std::string where = csv + ":" + std::to_string(line_no) + ": ";
+    if (cells.size() != cols.size()) {
+      throw std::runtime_error(where + "expected " + std::to_string(cols.size()) + " fields as in the header, got " +
+                               std::to_string(cells.size()));
+    }
+    for (std::size_t k = 0; k < cells.size(); ++k) {
+      if (!numeric(cells[k])) throw std::runtime_error(where + "'" + cols[k] + "' is not a number: '" + cells[k] + "'");
+    }
+    ++rows;
+  }
+  if (rows == 0) throw std::runtime_error(csv + ": has no data rows");
   const std::string dir = quoted_dir(out_dir);
   const std::string data = fs::absolute(csv).lexically_normal().string();
   if (data.find('\'') != std::string::npos) throw std::runtime_error(csv + ": the path contains a quote");
@@ -193,6 +212,8 @@ std::vector<std::string> plot_rollout(const std::string& csv, const std::string&
 std::vector<std::string> plot_campaign(const std::string& campaign_dir, const std::string& out_dir, std::string x,
                                        std::vector<std::string> ys) {
   const std::string summary = campaign_dir + "/summary.csv";
+  const std::string problem = text_file_problem(summary);
+  if (!problem.empty()) throw std::runtime_error(summary + ": cannot read: it " + problem);
   std::ifstream in(summary);
   if (!in) throw std::runtime_error(summary + ": cannot open (run mjhand batch first, or --merge)");
   std::string line;
@@ -203,11 +224,13 @@ std::vector<std::string> plot_campaign(const std::string& campaign_dir, const st
     return it == head.end() ? -1 : static_cast<int>(it - head.begin());
   };
   std::vector<std::vector<std::string>> rows;
-  while (std::getline(in, line)) {
+  std::vector<int> row_lines;  // line of each row in the file
+  for (int line_no = 2; std::getline(in, line); ++line_no) {
     if (line.empty()) continue;
     rows.push_back(split_csv_line(line));
+    row_lines.push_back(line_no);
     if (rows.back().size() != head.size()) {
-      throw std::runtime_error(summary + ":" + std::to_string(rows.size() + 1) + ": expected " +
+      throw std::runtime_error(summary + ":" + std::to_string(line_no) + ": expected " +
                                std::to_string(head.size()) + " fields, got " + std::to_string(rows.back().size()));
     }
   }
@@ -257,7 +280,15 @@ std::vector<std::string> plot_campaign(const std::string& campaign_dir, const st
     // One data file per (scenario, seed): x y, sorted by x.
     std::map<std::string, std::vector<std::pair<double, double>>> series;
     for (const auto* r : ok) {
-      if (!numeric((*r)[xc]) || !numeric((*r)[yc])) continue;
+      // An empty cell is "not applicable" (a metric without an object, a parameter of another scenario); anything
+      // else that is not a number is a damaged file, not a point to leave out quietly.
+      for (const int c : {xc, yc}) {
+        if (!(*r)[c].empty() && !numeric((*r)[c])) {
+          throw std::runtime_error(summary + ":" + std::to_string(row_lines[r - rows.data()]) + ": '" + head[c] +
+                                   "' is not a number: '" + (*r)[c] + "'");
+        }
+      }
+      if ((*r)[xc].empty() || (*r)[yc].empty()) continue;
       std::string label = (*r)[scenario];  // one line per combination of everything but x
       for (const std::string& p : params) {
         if (p != x) label += " " + p + "=" + (*r)[column(p)];

@@ -16,6 +16,7 @@
 #include "host/host.h"
 #include "io/model_io.h"
 #include "io/sim_monitor.h"
+#include "io/text_file.h"
 #include "io/trajectory_log.h"
 
 namespace mjhand::cli {
@@ -104,6 +105,8 @@ int cmd_run(const Args& args) {
   for (const std::string& s : r.all("--set")) opt.overrides.push_back(parse_override(s, "--set " + s));
   if (r.has("--set-file")) {
     const std::string file = r.get("--set-file", "");
+    const std::string problem = text_file_problem(file);  // a directory, FIFO, device or huge file
+    if (!problem.empty()) throw UsageError("--set-file: cannot read '" + file + "': it " + problem);
     std::ifstream in(file);
     if (!in) throw UsageError("--set-file: cannot open '" + file + "'");
     std::string line;

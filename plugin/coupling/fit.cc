@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "io/text_file.h"
+
 namespace mjhand {
 
 namespace {
@@ -68,6 +70,8 @@ CsvTable parse_csv_table(const std::string& text, const std::string& source) {
 }
 
 CsvTable read_csv_table(const std::string& path) {
+  const std::string problem = text_file_problem(path);  // a directory, FIFO, device or huge file
+  if (!problem.empty()) throw FitError(path + ": cannot read the file: it " + problem);
   std::ifstream f(path, std::ios::binary);
   if (!f) throw FitError(path + ": cannot open the file");
   std::ostringstream s;

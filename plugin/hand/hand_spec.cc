@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "coupling/coupling_law.h"
+#include "io/text_file.h"
 
 namespace mjhand {
 
@@ -568,10 +569,8 @@ HandSpec load_hand_spec(const std::string& path) {
   std::error_code ec;
   const std::filesystem::file_status st = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(st)) throw std::runtime_error("cannot open hand description " + path + ": no such file");
-  if (!std::filesystem::is_regular_file(st)) {
-    throw std::runtime_error("cannot read hand description " + path + ": " +
-                             (std::filesystem::is_directory(st) ? "it is a directory" : "it is not a regular file"));
-  }
+  const std::string problem = text_file_problem(path);  // a directory, FIFO, device or huge file
+  if (!problem.empty()) throw std::runtime_error("cannot read hand description " + path + ": it " + problem);
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open hand description " + path + ": not readable");
   std::ostringstream text;

@@ -5,16 +5,19 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "io/text_file.h"
+
 namespace mjhand {
 
 ModelPtr load_model(const std::string& path) {
+  // Before any open: a FIFO would block it. A directory opens as a stream on Linux, and MuJoCo would then report an
+  // opaque XML read error.
+  const std::string problem = text_file_problem(path);
+  if (!problem.empty()) throw std::runtime_error(path + ": " + problem + ", not an MJCF file");
   {
     std::ifstream probe(path);
     if (!probe) throw std::runtime_error(path + ": cannot open file");
   }
-  // A directory opens as a stream on Linux; MuJoCo would then report an opaque XML read error.
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": is a directory, not an MJCF file");
   char error[1024] = {0};
   mjModel* m = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
   if (!m) throw std::runtime_error(path + ": MuJoCo cannot load it: " + error);

@@ -5,6 +5,8 @@
 #include <regex>
 #include <sstream>
 
+#include "io/text_file.h"
+
 namespace mjhand {
 
 namespace {
@@ -316,7 +318,9 @@ SceneSpec parse_scene_spec(const std::string& yaml_text, const std::string& sour
 
 SceneSpec load_scene_spec(const std::string& path) {
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) throw std::runtime_error("cannot read scene description " + path + ": no such file");
+  if (!fs::exists(path, ec)) throw std::runtime_error("cannot read scene description " + path + ": no such file");
+  const std::string problem = text_file_problem(path);  // a directory, FIFO, device or huge file
+  if (!problem.empty()) throw std::runtime_error("cannot read scene description " + path + ": it " + problem);
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open scene description " + path + ": not readable");
   std::ostringstream text;
