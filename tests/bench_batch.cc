@@ -163,26 +163,14 @@ std::unique_ptr<Variant> compile(const std::string& name) {
   return v;
 }
 
-// Controls of one period as the plugins set them (mjcb_control runs at the end of mj_step1 in 2.2.2: ctrl is final
-// there), and the qpos at the end of the period to check the replay against.
-struct Recording {
-  std::vector<mjtNum> ctrl, final_qpos;
-};
-const Recording& recording(const std::string& name) {
-  static std::map<std::string, Recording> cache;
+// Controls of one period as the plugins set them, and the qpos at the end of the period to check the replay against.
+const mjhand_bench::ControlRecording& recording(const std::string& name) {
+  static std::map<std::string, mjhand_bench::ControlRecording> cache;
   auto it = cache.find(name);
   if (it != cache.end()) return it->second;
   auto v = compile(name);
-  const mjModel* m = v->model.get();
-  mjhand::DataPtr d = mjhand::make_data(m);
-  Recording r;
-  for (int k = 0; k < scenes().at(name).period; ++k) {
-    mj_step1(m, d.get());
-    r.ctrl.insert(r.ctrl.end(), d->ctrl, d->ctrl + m->nu);
-    mj_step2(m, d.get());
-  }
-  r.final_qpos.assign(d->qpos, d->qpos + m->nq);
-  return cache[name] = r;
+  mjhand::DataPtr d = mjhand::make_data(v->model.get());
+  return cache[name] = mjhand_bench::record_controls(v->model.get(), d.get(), scenes().at(name).period);
 }
 
 void BM_StepPlugins(benchmark::State& state, const std::string& name) {
@@ -201,27 +189,20 @@ void BM_StepPlugins(benchmark::State& state, const std::string& name) {
 }
 
 void BM_StepBare(benchmark::State& state, const std::string& name) {
-  const Recording& rec = recording(name);
+  const mjhand_bench::ControlRecording& rec = recording(name);
   auto v = compile(name);
   v->host.reset();  // detached: mj_step runs MuJoCo alone; the controls are replayed
   const mjModel* m = v->model.get();
   mjhand::DataPtr d = mjhand::make_data(m);
   const int period = scenes().at(name).period;
-  for (int k = 0; k < period; ++k) {
-    std::copy(rec.ctrl.begin() + k * m->nu, rec.ctrl.begin() + (k + 1) * m->nu, d->ctrl);
-    mj_step(m, d.get());
-  }
-  for (int i = 0; i < m->nq; ++i) {
-    if (d->qpos[i] != rec.final_qpos[i]) {
-      state.SkipWithError(("replay differs from the plugin run in qpos[" + std::to_string(i) + "]").c_str());
-      return;
-    }
+  if (const double diff = mjhand_bench::replay_difference(m, d.get(), rec); diff != 0) {
+    state.SkipWithError(("replay differs from the plugin run by " + std::to_string(diff)).c_str());
+    return;
   }
   mj_resetData(m, d.get());
   int k = 0;
   for (auto _ : state) {
-    std::copy(rec.ctrl.begin() + k * m->nu, rec.ctrl.begin() + (k + 1) * m->nu, d->ctrl);
-    mj_step(m, d.get());
+    mjhand_bench::replay_step(m, d.get(), rec, k);
     if (++k == period) {
       k = 0;
       mj_resetData(m, d.get());

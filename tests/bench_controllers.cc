@@ -111,21 +111,9 @@ struct Sim {
 };
 
 // Controls of one period of the candidate's motion, and the final qpos to check the replay against.
-struct Recording {
-  std::vector<std::vector<double>> ctrl;
-  std::vector<double> final_qpos;
-};
-
-Recording record(const std::string& name) {
+mjhand_bench::ControlRecording record(const std::string& name) {
   Sim s(write_scene(name, variants().at(name), true));
-  Recording r;
-  for (int k = 0; k < kPeriodSteps; ++k) {
-    mj_step1(s.m.get(), s.d.get());  // mjcb_control runs at the end of step1 in 2.2.2: ctrl is final here
-    r.ctrl.emplace_back(s.d->ctrl, s.d->ctrl + s.m->nu);
-    mj_step2(s.m.get(), s.d.get());
-  }
-  r.final_qpos.assign(s.d->qpos, s.d->qpos + s.m->nq);
-  return r;
+  return mjhand_bench::record_controls(s.m.get(), s.d.get(), kPeriodSteps);
 }
 
 // The controller drives the hand.
@@ -143,25 +131,18 @@ void BM_Controlled(benchmark::State& state, const std::string& name) {
 
 // The same motion from replayed controls; first checks that the replay reproduces the controlled run exactly.
 void BM_Replayed(benchmark::State& state, const std::string& name) {
-  static std::map<std::string, Recording> recordings;
+  static std::map<std::string, mjhand_bench::ControlRecording> recordings;
   if (!recordings.count(name)) recordings[name] = record(name);
-  const Recording& rec = recordings[name];
+  const mjhand_bench::ControlRecording& rec = recordings[name];
   Sim s(write_scene(name, variants().at(name), false));
-  for (int k = 0; k < kPeriodSteps; ++k) {
-    std::copy(rec.ctrl[k].begin(), rec.ctrl[k].end(), s.d->ctrl);
-    mj_step(s.m.get(), s.d.get());
-  }
-  double diff = 0;
-  for (int i = 0; i < s.m->nq; ++i) diff = std::max(diff, std::abs(s.d->qpos[i] - rec.final_qpos[i]));
-  if (diff != 0) {
+  if (const double diff = mjhand_bench::replay_difference(s.m.get(), s.d.get(), rec); diff != 0) {
     state.SkipWithError(("replay differs from the controlled run by " + std::to_string(diff)).c_str());
     return;
   }
   mj_resetData(s.m.get(), s.d.get());
   int k = 0;
   for (auto _ : state) {
-    std::copy(rec.ctrl[k].begin(), rec.ctrl[k].end(), s.d->ctrl);
-    mj_step(s.m.get(), s.d.get());
+    mjhand_bench::replay_step(s.m.get(), s.d.get(), rec, k);
     if (++k == kPeriodSteps) {
       k = 0;
       mj_resetData(s.m.get(), s.d.get());

@@ -56,15 +56,21 @@ PeerChain make_chain(int dof) {
   return p;
 }
 
+// Times step(k) over the cycled configurations k.
+template <typename Step>
+void cycle(benchmark::State& state, Step step) {
+  int k = 0;
+  for (auto _ : state) step(k++ & (kConfigs - 1));
+}
+
 template <int kDof>
 void BM_MjhandFk(benchmark::State& state) {
   const PeerChain p = make_chain(kDof);
   mjhand::ChainData d(p.chain);
-  int k = 0;
-  for (auto _ : state) {
-    mjhand::forward_kinematics(p.chain, p.q[k++ & (kConfigs - 1)].data.data(), d);
+  cycle(state, [&](int k) {
+    mjhand::forward_kinematics(p.chain, p.q[k].data.data(), d);
     benchmark::DoNotOptimize(d.tip.data());
-  }
+  });
 }
 
 template <int kDof>
@@ -72,22 +78,20 @@ void BM_KdlFk(benchmark::State& state) {
   const PeerChain p = make_chain(kDof);
   KDL::ChainFkSolverPos_recursive fk(p.kdl);
   KDL::Frame tip;
-  int k = 0;
-  for (auto _ : state) {
-    fk.JntToCart(p.q[k++ & (kConfigs - 1)], tip);
+  cycle(state, [&](int k) {
+    fk.JntToCart(p.q[k], tip);
     benchmark::DoNotOptimize(&tip);
-  }
+  });
 }
 
 template <int kDof>
 void BM_MjhandFkJacobian(benchmark::State& state) {
   const PeerChain p = make_chain(kDof);
   mjhand::ChainData d(p.chain);
-  int k = 0;
-  for (auto _ : state) {
-    mjhand::fk_and_jacobian(p.chain, p.q[k++ & (kConfigs - 1)].data.data(), d);
+  cycle(state, [&](int k) {
+    mjhand::fk_and_jacobian(p.chain, p.q[k].data.data(), d);
     benchmark::DoNotOptimize(d.jacobian.data());
-  }
+  });
 }
 
 template <int kDof>
@@ -95,11 +99,10 @@ void BM_KdlJacobian(benchmark::State& state) {
   const PeerChain p = make_chain(kDof);
   KDL::ChainJntToJacSolver solver(p.kdl);
   KDL::Jacobian j(p.kdl.getNrOfJoints());
-  int k = 0;
-  for (auto _ : state) {
-    solver.JntToJac(p.q[k++ & (kConfigs - 1)], j);
+  cycle(state, [&](int k) {
+    solver.JntToJac(p.q[k], j);
     benchmark::DoNotOptimize(j.data.data());
-  }
+  });
 }
 
 BENCHMARK_TEMPLATE(BM_MjhandFk, 3);

@@ -3,7 +3,10 @@
 #pragma once
 
 #include <benchmark/benchmark.h>
+#include <mujoco/mujoco.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -47,6 +50,46 @@ class RatioReporter : public benchmark::ConsoleReporter {
   Clock clock_;
   std::map<std::string, double> times_;
 };
+
+// Controls of `steps` steps as the plugins set them, and the qpos after them: the baseline of a per-step cost
+// comparison replays them through a bare mj_step (mjcb_control runs at the end of mj_step1 in 2.2.2: ctrl is final
+// there).
+struct ControlRecording {
+  int nu = 0;
+  std::vector<mjtNum> ctrl;  // steps x nu
+  std::vector<mjtNum> final_qpos;
+};
+
+inline ControlRecording record_controls(const mjModel* m, mjData* d, int steps) {
+  ControlRecording r;
+  r.nu = m->nu;
+  for (int k = 0; k < steps; ++k) {
+    mj_step1(m, d);
+    r.ctrl.insert(r.ctrl.end(), d->ctrl, d->ctrl + m->nu);
+    mj_step2(m, d);
+  }
+  r.final_qpos.assign(d->qpos, d->qpos + m->nq);
+  return r;
+}
+
+// One mj_step with the controls of step k of the recording.
+inline void replay_step(const mjModel* m, mjData* d, const ControlRecording& r, int k) {
+  std::copy(r.ctrl.begin() + k * r.nu, r.ctrl.begin() + (k + 1) * r.nu, d->ctrl);
+  mj_step(m, d);
+}
+
+// Replays the whole recording from d's state: the largest |qpos - recorded qpos| at the end (0 when the bare run
+// reproduces the plugin run bitwise, which the baseline must before it is timed).
+inline double replay_difference(const mjModel* m, mjData* d, const ControlRecording& r) {
+  const int steps = static_cast<int>(r.ctrl.size()) / std::max(1, r.nu);
+  for (int k = 0; k < steps; ++k) replay_step(m, d, r, k);
+  double diff = 0;
+  for (int i = 0; i < m->nq; ++i) {
+    const double e = std::abs(d->qpos[i] - r.final_qpos[i]);
+    if (!(e <= diff)) diff = e;  // a NaN counts as a difference
+  }
+  return diff;
+}
 
 // benchmark's usual main with the ratio reporter; returns main's exit status.
 inline int run_benchmarks(int argc, char** argv, std::vector<RatioPair> pairs, RatioReporter::Clock clock) {

@@ -88,11 +88,7 @@ void register_fault_writer_once() {
 
 std::string fault_model(const std::string& what, double after = 0.05, const std::string& value = "nan") {
   return R"(<mujoco><option timestep="0.002"/>
-  <worldbody>
-    <body name="l1"><joint name="j1" axis="0 1 0" damping="0.05"/><geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.01"/>
-      <body name="l2" pos="0.1 0 0"><joint name="j2" axis="0 1 0" damping="0.05"/>
-        <geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.01"/><site name="tip" pos="0.1 0 0"/></body></body>
-  </worldbody>
+  )" + mjhand_test::two_link_arm_worldbody() + R"(
   <actuator>
     <position name="a1" joint="j1" kp="2"/>
     <general name="u1" joint="j2" gaintype="user" biastype="user"/>

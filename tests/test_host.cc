@@ -23,11 +23,7 @@ namespace {
 std::string arm_xml(const std::string& customs, int nuserdata = 16) {
   return R"(<mujoco><compiler angle="radian"/><size nuserdata=")" + std::to_string(nuserdata) + R"("/>
   <option timestep="0.002"/>
-  <worldbody>
-    <body name="l1"><joint name="j1" axis="0 1 0" damping="0.05"/><geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.01"/>
-      <body name="l2" pos="0.1 0 0"><joint name="j2" axis="0 1 0" damping="0.05"/>
-        <geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.01"/><site name="tip" pos="0.1 0 0"/></body></body>
-  </worldbody>
+  )" + mjhand_test::two_link_arm_worldbody() + R"(
   <actuator>
     <position name="a1" joint="j1" kp="2" ctrllimited="true" ctrlrange="-1 1"/>
     <position name="a2" joint="j2" kp="2" ctrllimited="true" ctrlrange="-1 1"/>

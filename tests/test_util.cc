@@ -89,4 +89,12 @@ std::string fresh_temp_dir(const std::string& name) {
   return dir.string();
 }
 
+std::string two_link_arm_worldbody() {
+  return R"(<worldbody>
+    <body name="l1"><joint name="j1" axis="0 1 0" damping="0.05"/><geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.01"/>
+      <body name="l2" pos="0.1 0 0"><joint name="j2" axis="0 1 0" damping="0.05"/>
+        <geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.01"/><site name="tip" pos="0.1 0 0"/></body></body>
+  </worldbody>)";
+}
+
 }  // namespace mjhand_test

@@ -55,4 +55,7 @@ std::string read_all(const std::string& path);
 // An empty folder under the system temp directory, named for the test.
 std::string fresh_temp_dir(const std::string& name);
 
+// The <worldbody> of the host tests' two-link arm: hinges j1, j2 about y, links l1, l2 of 0.1 m, site "tip".
+std::string two_link_arm_worldbody();
+
 }  // namespace mjhand_test
