@@ -26,5 +26,5 @@ if [ "${MJHAND_SKIP_TSAN:-0}" != "1" ]; then
   scripts/tsan.sh  # ThreadSanitizer on the worker pool and the plugin host
 fi
 if [ "${MJHAND_SKIP_FUZZ:-0}" != "1" ]; then
-  scripts/fuzz.sh "${MJHAND_FUZZ_SECONDS:-30}"  # short libFuzzer run of every parser, then its regression inputs
+  scripts/fuzz.sh "${MJHAND_FUZZ_SECONDS:-60}"  # short libFuzzer run of every parser, then its regression inputs
 fi
