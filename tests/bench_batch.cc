@@ -3,7 +3,7 @@
 // rate(2) / (2 rate(1)), target >= 90%), and the cost of the mjhand plugins inside mj_step (plugins on / bare mj_step
 // replaying the same controls, target < 1.10) on that scene and on the e_GRASP scene (posture +
 // fingertip_kinematics). The replay is checked bitwise against the plugin run before it is timed.
-//   ./build/tests/bench_batch --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
+//   ./build/tests/bench_batch --benchmark_repetitions=10 --benchmark_enable_random_interleaving=true
 //       --benchmark_report_aggregates_only=true   (one command line)
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
@@ -114,27 +114,33 @@ void BM_ScalingPaired(benchmark::State& state) {
   auto v = compile("power_sphere");
   std::vector<mjhand::DataPtr> data;
   for (int t = 0; t < 2; ++t) data.push_back(mjhand::make_data(v->model.get()));
-  double wall[3] = {0, 0, 0};
+  double wall[3] = {0, 0, 0}, cpu[3] = {0, 0, 0};
+  auto run = [&](int n) {  // one campaign on n workers; adds its wall and process CPU time to wall[n], cpu[n]
+    fs::remove_all(out);
+    const double t0 = wall_s(), c0 = process_cpu_s();
+    if (engine) {
+      BatchOptions opt;
+      opt.threads = n;
+      if (run_campaign(c, opt).ok != kRollouts) throw std::runtime_error("bench campaign failed");
+    } else {
+      raw_threads(v->model.get(), data, n);
+    }
+    wall[n] += wall_s() - t0;
+    cpu[n] += process_cpu_s() - c0;
+  };
+  run(1);  // warm-up, discarded: the first run's cold caches and page faults would land on one side only
+  run(2);
+  wall[1] = wall[2] = cpu[1] = cpu[2] = 0;
   int iteration = 0;
   for (auto _ : state) {
-    for (int k = 0; k < 2; ++k) {
-      const int n = (iteration + k) % 2 + 1;
-      fs::remove_all(out);
-      const double t0 = wall_s();
-      if (engine) {
-        BatchOptions opt;
-        opt.threads = n;
-        if (run_campaign(c, opt).ok != kRollouts) throw std::runtime_error("bench campaign failed");
-      } else {
-        raw_threads(v->model.get(), data, n);
-      }
-      wall[n] += wall_s() - t0;
-    }
+    for (int k = 0; k < 2; ++k) run((iteration + k) % 2 + 1);
     ++iteration;
   }
   fs::remove_all(out);
   state.counters["wall_2_over_1"] = wall[2] / wall[1];
   state.counters["efficiency"] = 0.5 * wall[1] / wall[2];
+  // The same work on both sides: CPU time on 2 workers / on 1 is the per-step CPU cost of running two at once.
+  state.counters["cpu_2_over_1"] = cpu[2] / cpu[1];
 }
 BENCHMARK(BM_ScalingPaired)->ArgName("engine")->Arg(1)->Arg(0)->Iterations(4)->UseRealTime()
     ->Unit(benchmark::kMillisecond);

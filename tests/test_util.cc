@@ -63,7 +63,8 @@ StepMetrics step_metrics(const std::vector<double>& t, const std::vector<double>
 
 #ifdef MJHAND_CLI
 CliResult run_cli(const std::string& args) {
-  const std::string cmd = std::string(MJHAND_CLI) + " " + args + " 2>&1";
+  // timeout(1): a regression that blocks (e.g. on a FIFO) fails its test instead of hanging the suite.
+  const std::string cmd = "timeout --kill-after=10 300 " + std::string(MJHAND_CLI) + " " + args + " 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) throw std::runtime_error("cannot run " + cmd);
   std::string out;

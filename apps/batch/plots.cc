@@ -1,6 +1,7 @@
 #include "plots.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -48,6 +49,9 @@ std::string num(double v) {
   std::snprintf(buf, sizeof(buf), "%.10g", v);
   return buf;
 }
+
+// strtod, not std::stod: a subnormal such as 4.9e-324 is a number here, where stod throws out_of_range.
+double to_double(const std::string& s) { return std::strtod(s.c_str(), nullptr); }
 
 bool numeric(const std::string& s) {
   if (s.empty()) return false;
@@ -100,7 +104,8 @@ std::vector<std::string> split_csv_line(const std::string& line) {
 }
 
 std::vector<std::string> plot_rollout(const std::string& csv, const std::string& out_dir) {
-  const std::string problem = text_file_problem(csv);  // a directory, FIFO, device or huge file
+  // A directory, FIFO or device; no size limit: the file is read line by line, and long rollouts are large.
+  const std::string problem = text_file_problem(csv, UINTMAX_MAX);
   if (!problem.empty()) throw std::runtime_error(csv + ": cannot read: it " + problem);
   std::ifstream in(csv);
   if (!in) throw std::runtime_error(csv + ": cannot open");
@@ -212,7 +217,7 @@ std::vector<std::string> plot_rollout(const std::string& csv, const std::string&
 std::vector<std::string> plot_campaign(const std::string& campaign_dir, const std::string& out_dir, std::string x,
                                        std::vector<std::string> ys) {
   const std::string summary = campaign_dir + "/summary.csv";
-  const std::string problem = text_file_problem(summary);
+  const std::string problem = text_file_problem(summary, UINTMAX_MAX);
   if (!problem.empty()) throw std::runtime_error(summary + ": cannot read: it " + problem);
   std::ifstream in(summary);
   if (!in) throw std::runtime_error(summary + ": cannot open (run mjhand batch first, or --merge)");
@@ -255,7 +260,8 @@ std::vector<std::string> plot_campaign(const std::string& campaign_dir, const st
   const int xc = column(x);
   if (xc < 0) throw std::runtime_error(summary + ": no column '" + x + "'");
   // Default: the final object pose (one PNG per coordinate and both panels together), else the final time.
-  const bool pose = ys.empty() && numeric((*ok.front())[column("obj_x")]);
+  const int obj_x = column("obj_x");
+  const bool pose = ys.empty() && obj_x >= 0 && numeric((*ok.front())[obj_x]);
   if (pose) {
     ys = {"obj_x", "obj_y", "obj_z", "obj_rz", "obj_ry", "obj_rx"};
   } else if (ys.empty()) {
@@ -267,7 +273,7 @@ std::vector<std::string> plot_campaign(const std::string& campaign_dir, const st
   double xmin = 0, xmax = 0;
   for (const auto* r : ok) {
     if (!numeric((*r)[xc])) continue;
-    const double v = std::stod((*r)[xc]);
+    const double v = to_double((*r)[xc]);
     xmin = xmin == 0 && xmax == 0 ? v : std::min(xmin, v);
     xmax = std::max(xmax, v);
   }
@@ -293,7 +299,7 @@ std::vector<std::string> plot_campaign(const std::string& campaign_dir, const st
       for (const std::string& p : params) {
         if (p != x) label += " " + p + "=" + (*r)[column(p)];
       }
-      series[label + " seed " + (*r)[seed]].emplace_back(std::stod((*r)[xc]), std::stod((*r)[yc]));
+      series[label + " seed " + (*r)[seed]].emplace_back(to_double((*r)[xc]), to_double((*r)[yc]));
     }
     if (series.empty()) throw std::runtime_error(summary + ": column '" + y + "' has no numbers to plot");
     const std::string base = "summary_" + y + "_vs_" + x;

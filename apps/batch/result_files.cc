@@ -1,9 +1,11 @@
 #include "result_files.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 
 #include "atomic_file.h"
+#include "io/text_file.h"
 
 namespace mjhand::batch {
 
@@ -76,6 +78,10 @@ std::string rollout_file_text(const Campaign& c, const RolloutSpec& spec, const 
 
 StoredRollout read_rollout_header(const std::string& path) {
   StoredRollout out;
+  if (!text_file_problem(path, UINTMAX_MAX).empty()) {  // e.g. a FIFO left in the folder: not a result, rerun it
+    out.exists = true;
+    return out;
+  }
   std::ifstream in(path);
   if (!in) return out;
   out.exists = true;

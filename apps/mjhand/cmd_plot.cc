@@ -35,7 +35,8 @@ int cmd_plot(const Args& args) {
   if (!r.has("--out")) throw UsageError("--out DIR is required");
   const std::string input = r.positional()[0], out = r.get("--out", "");
   std::vector<std::string> pngs;
-  if (std::filesystem::is_directory(input)) {
+  std::error_code ec;  // a path that cannot be inspected is treated as a file, whose reader then names the problem
+  if (std::filesystem::is_directory(input, ec)) {
     std::vector<std::string> ys;
     std::istringstream list(r.get("--y", ""));
     for (std::string y; std::getline(list, y, ',');) {

@@ -10,6 +10,7 @@
 
 #include "host/dispatch.h"
 #include "host/registry.h"
+#include "io/text_file.h"
 
 namespace mjhand {
 
@@ -60,6 +61,7 @@ class SourceLocator {
  private:
   void load() {
     loaded_ = true;
+    if (!text_file_problem(path_).empty()) return;  // no line numbers rather than a blocked open
     std::ifstream in(path_);
     std::stringstream ss;
     ss << in.rdbuf();
