@@ -1,17 +1,16 @@
 #!/usr/bin/env bash
-# Installs every Debian package mjhand needs to build, test and benchmark. Idempotent.
+# Installs every Debian package mjhand needs to build, test and benchmark, then the pinned PyPI packages
+# (scripts/requirements.txt: the mujoco-core wheel with MuJoCo's headers and library, numpy, pytest) into the virtual
+# environment .venv at the top of the checkout (MJHAND_VENV overrides the place). Idempotent.
 set -euo pipefail
 PKGS=(
   build-essential cmake pkg-config
-  libmujoco-dev          # MuJoCo 2.2.2: physics engine mjhand extends
-  libqhull-dev           # mujoco::mujoco CMake target lists /usr/include/libqhull_r (Debian packaging gap);
-                         # also qhull_r for the grasp wrench space hull (plugin/grasp)
+  libqhull-dev           # reentrant qhull: the grasp wrench space hull (plugin/grasp)
   libeigen3-dev          # dense linear algebra (FK, Jacobians, SVD)
   libglpk-dev            # GLPK LP solver: optimal contact force distribution (plugin/grasp)
   libglfw3-dev           # window + GL context for mjhand-view
   libimgui-dev           # Dear ImGui (with its GLFW + OpenGL3 backends): mjhand-view's panels and live plots
   libpng-dev             # PNG screenshots of mjhand-view and rendered camera images
-  libmujoco-samples      # stock mujoco-simulate, for mjhand-simulate (plugins preloaded into MuJoCo's own viewer)
   catch2                 # unit tests (v2)
   libyaml-cpp-dev        # hand description parser (line numbers in errors)
   libbenchmark-dev       # Google Benchmark for the benchmark program
@@ -27,10 +26,20 @@ for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#PKGS[@]} packages present"
-  exit 0
+  echo "install-deps: all ${#PKGS[@]} Debian packages present"
+else
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-echo "install-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+# PyPI: the engine and the Python side, into a virtual environment of the checkout's own.
+root="$(cd "$(dirname "$0")/.." && pwd)"
+venv="${MJHAND_VENV:-$root/.venv}"
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+if ! "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$root/scripts/requirements.txt"; then
+  echo "install-deps: pip could not install scripts/requirements.txt into $venv" >&2
+  exit 1
+fi
+echo "install-deps: $("$venv/bin/python" -c 'import mujoco; print("mujoco", mujoco.__version__, "in", mujoco.__file__)')"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Checks that an mjhand build installs into a fresh prefix and is usable from other projects:
 #   1. `cmake --install BUILD_DIR --prefix TMP` and the expected layout (CLI, libraries, headers, CMake package,
-#      pkg-config file, models, mjhand-simulate);
-#   2. the installed CLI and the installed mjhand-simulate wrapper find what they need;
+#      pkg-config file, models);
+#   2. the installed CLI runs an installed model (MuJoCo found through its rpath into the wheel);
 #   3. tests/external_project (find_package(mjhand) + mjhand::mjhand) configures, builds and runs;
 #   4. the prefix is moved elsewhere, and the pkg-config consumer (tests/external_project/pkgconfig) builds and runs
 #      against the moved copy (both the CMake package and mjhand.pc are relocatable).
@@ -24,7 +24,7 @@ step "cmake --install $build --prefix $prefix"
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "install failed"; }
 lib="$(dirname "$(find "$prefix" -name libmjhand.a -print -quit)")"
 [ -n "$lib" ] && [ "$lib" != . ] || fail "libmjhand.a was not installed"
-for f in "$prefix/bin/mjhand" "$prefix/bin/mjhand-simulate" "$lib/libmjhand_preload.so" \
+for f in "$prefix/bin/mjhand" "$lib/cmake/mjhand/FindMuJoCo.cmake" \
          "$prefix/include/mjhand/host/host.h" "$prefix/include/mjhand/host/registry.h" \
          "$prefix/include/mjhand/pid/pid.h" "$lib/cmake/mjhand/mjhandConfig.cmake" \
          "$lib/cmake/mjhand/mjhandConfigVersion.cmake" "$lib/cmake/mjhand/mjhandTargets.cmake" \
@@ -32,13 +32,10 @@ for f in "$prefix/bin/mjhand" "$prefix/bin/mjhand-simulate" "$lib/libmjhand_prel
   [ -e "$f" ] || fail "missing after install: ${f#$prefix/}"
 done
 
-step "installed CLI and mjhand-simulate"
+step "installed CLI"
 "$prefix/bin/mjhand" --help >/dev/null || fail "installed mjhand --help failed"
 "$prefix/bin/mjhand" run "$prefix/share/mjhand/models/pid_finger.xml" --duration 0.05 --out "$tmp/run" >/dev/null \
   || fail "installed mjhand run on an installed model failed"
-# MJHAND_SIMULATE=true: the wrapper must find the installed preload library, and the library must load.
-MJHAND_SIMULATE=true "$prefix/bin/mjhand-simulate" "$prefix/share/mjhand/models/pid_finger.xml" \
-  || fail "installed mjhand-simulate did not find or could not preload libmjhand_preload.so"
 
 step "external CMake project (find_package(mjhand))"
 cmake -S "$root/tests/external_project" -B "$tmp/external" -DCMAKE_PREFIX_PATH="$prefix" \

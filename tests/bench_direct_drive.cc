@@ -88,7 +88,7 @@ void mujoco_terms(benchmark::State& state, const mjModel* m, int n) {
     mj_kinematics(m, d.get());
     mj_comPos(m, d.get());
     mj_crb(m, d.get());
-    mj_fullM(m, M.data(), d->qM);
+    mj_fullM(m, d.get(), M.data());
     mj_comVel(m, d.get());
     mj_rne(m, d.get(), 0, bias.data());
     benchmark::DoNotOptimize(M.data());

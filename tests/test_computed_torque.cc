@@ -84,7 +84,7 @@ TEST_CASE("the torque the controller writes equals M a* + bias - passive recompu
       mj_forward(scratch_model.get(), s.get());
       std::vector<mjtNum> M(9 * 1);
       std::vector<mjtNum> full(m->nv * m->nv);
-      mj_fullM(scratch_model.get(), full.data(), s->qM);
+      mj_fullM(scratch_model.get(), s.get(), full.data());
       double q[3], qd[3], qdd[3];
       ref.evaluate(s->time, q, qd, qdd);
       double a[3];
@@ -110,7 +110,7 @@ TEST_CASE("the torque the controller writes equals M a* + bias - passive recompu
       mj_forward(scratch_model.get(), s.get());
       ctl.mujoco_terms(scratch_model.get(), s.get(), M, h);
       std::vector<mjtNum> full(m->nv * m->nv);
-      mj_fullM(scratch_model.get(), full.data(), s->qM);
+      mj_fullM(scratch_model.get(), s.get(), full.data());
       for (int i = 0; i < 3; ++i) {
         worst_mh = std::max(worst_mh, std::abs(h[i] - s->qfrc_bias[i]));
         for (int j = 0; j < 3; ++j) worst_mh = std::max(worst_mh, std::abs(M[3 * i + j] - full[i * m->nv + j]));

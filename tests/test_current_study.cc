@@ -86,7 +86,7 @@ TEST_CASE("current study: currents are tau / K_T(phi) and tau is computed torque
       d->qvel[c] = r.phid(k, c);
     }
     mj_forward(m.get(), d.get());
-    mj_fullM(m.get(), M.data(), d->qM);
+    mj_fullM(m.get(), d.get(), M.data());
     traj.evaluate(r.time[k], q.data(), qd.data(), qdd.data());
     for (int c = 0; c < 15; ++c) {
       double tau = d->qfrc_bias[c];

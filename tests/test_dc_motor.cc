@@ -130,7 +130,7 @@ TEST_CASE("dc_motor: MuJoCo's actuator_force and qfrc_actuator are the motor equ
     const double expect = p.torque(d->ctrl[0], d->qvel[0]);
     worst = std::max({worst, std::abs(d->actuator_force[0] - expect), std::abs(d->qfrc_actuator[0] - expect)});
     // Eq 26's effective inertia, joint side: (Ja + Jm + n^2 JL) / n^2 = MuJoCo's joint-space inertia.
-    REQUIRE(d->qM[0] == Approx((p.Ja + p.Jm + p.n * p.n * kJL) / (p.n * p.n)).epsilon(1e-12));
+    REQUIRE(d->M[0] == Approx((p.Ja + p.Jm + p.n * p.n * kJL) / (p.n * p.n)).epsilon(1e-12));
     mj_step(m.get(), d.get());
   }
   REQUIRE(worst < 1e-12);

@@ -77,7 +77,7 @@ TEST_CASE("closed-form M equals mj_fullM and V + G equals qfrc_bias for every fi
     for (int s = 0; s < kStates; ++s) {
       random_state(rng, d.get());
       mj_forward(m.get(), d.get());
-      mj_fullM(m.get(), full.data(), d->qM);
+      mj_fullM(m.get(), d.get(), full.data());
       for (int j = 0; j < 5; ++j) {
         const DirectDriveFinger f = paper_finger(j + 1);
         Eigen::Matrix3d M;
@@ -159,7 +159,7 @@ TEST_CASE("model=direct_drive: the DynamicModel read from a compiled hand equals
   for (int s = 0; s < 200; ++s) {
     random_state(rng, d.get());
     mj_forward(m.get(), d.get());
-    mj_fullM(m.get(), full.data(), d->qM);
+    mj_fullM(m.get(), d.get(), full.data());
     model->evaluate(d->qpos, d->qvel, M.data(), h.data());
     const Eigen::Map<Eigen::Matrix<double, 15, 15, Eigen::RowMajor>> Mc(M.data()), Mm(full.data());
     worst_M = std::max(worst_M, rel_error(Mc, Mm));
@@ -180,7 +180,7 @@ TEST_CASE("model=direct_drive: the DynamicModel read from a compiled hand equals
   const std::unique_ptr<DynamicModel> with_armature = make_direct_drive_model(built.model.get(), all);
   random_state(rng, da.get());
   mj_forward(built.model.get(), da.get());
-  mj_fullM(built.model.get(), full.data(), da->qM);
+  mj_fullM(built.model.get(), da.get(), full.data());
   with_armature->evaluate(da->qpos, da->qvel, M.data(), h.data());
   const Eigen::Map<Eigen::Matrix<double, 15, 15, Eigen::RowMajor>> Ma(M.data()), Mma(full.data());
   CHECK(rel_error(Ma, Mma) < kRel);

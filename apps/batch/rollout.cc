@@ -233,19 +233,10 @@ std::unique_ptr<Variant> compile_variant(const Campaign& c, const RolloutSpec& s
     return v;
   }
   try {
-    auto vfs = std::make_unique<mjVFS>();  // ~2 MB: never on the stack
-    mj_defaultVFS(vfs.get());
-    const int size = static_cast<int>(spec.model_text.size());
-    if (mj_makeEmptyFileVFS(vfs.get(), s.model_path.c_str(), size) != 0) {
-      throw std::runtime_error("cannot place the model text in MuJoCo's VFS");
-    }
-    const int f = mj_findFileVFS(vfs.get(), s.model_path.c_str());
-    std::memcpy(vfs->filedata[f], spec.model_text.data(), spec.model_text.size());
-    char error[1024] = {0};
-    mjModel* m = mj_loadXML(s.model_path.c_str(), vfs.get(), error, sizeof(error));
-    mj_deleteVFS(vfs.get());
-    if (!m) throw std::runtime_error("MuJoCo cannot load the model: " + std::string(error));
-    v->model.reset(m);
+    std::string error;
+    v->model = compile_xml_string(spec.model_text, s.model_path, error);
+    if (!v->model) throw std::runtime_error("MuJoCo cannot load the model: " + error);
+    mjModel* m = v->model.get();
     if (c.timestep > 0) v->model->opt.timestep = c.timestep;
     AttachOptions opt;
     opt.xml_path = s.model_path;

@@ -43,7 +43,7 @@ int GraspMonitor::choose_object(const mjModel* m, const mjData* d, const Host* h
     if (!is_free_body(m, b)) continue;
     int count = 0;
     for (int i = 0; i < d->ncon; ++i) {
-      count += (m->geom_bodyid[d->contact[i].geom1] == b) + (m->geom_bodyid[d->contact[i].geom2] == b);
+      count += (m->geom_bodyid[d->contact[i].geom[0]] == b) + (m->geom_bodyid[d->contact[i].geom[1]] == b);
     }
     if (count > best_count) {
       best = b;

@@ -65,9 +65,9 @@ void App::select_at_cursor(bool center_camera) {
   glfwGetWindowSize(window_, &w, &h);
   if (w <= 0 || h <= 0) return;
   mjtNum selpnt[3];
-  int geom = -1, skin = -1;
+  int geom = -1, flex = -1, skin = -1;
   const int body = mjv_select(s.m(), s.d(), &vopt_, static_cast<mjtNum>(w) / h, last_x_ / w, (h - last_y_) / h, &scn_,
-                              selpnt, &geom, &skin);
+                              selpnt, &geom, &flex, &skin);
   if (center_camera) {
     if (body >= 0) mju_copy3(cam_.lookat, selpnt);
     return;
@@ -131,10 +131,10 @@ void App::on_cursor(double x, double y) {
   if (s.pert.active) {
     mjv_movePerturb(s.m(), s.d(), action, dx / h, dy / h, &scn_, &s.pert);
   } else {
-    mjv_moveCamera(s.m(), action, dx / h, dy / h, &scn_, &cam_);
+    mjv_moveCamera(s.m(), action, dx / h, dy / h, &cam_);
   }
 }
 
-void App::on_scroll(double dy) { mjv_moveCamera(ui_.session->m(), mjMOUSE_ZOOM, 0, -0.05 * dy, &scn_, &cam_); }
+void App::on_scroll(double dy) { mjv_moveCamera(ui_.session->m(), mjMOUSE_ZOOM, 0, -0.05 * dy, &cam_); }
 
 }  // namespace mjhand::view

@@ -33,7 +33,7 @@ void add_connector(mjvScene& scn, int type, double width, const mjtNum* a, const
   mjvGeom* g = next_geom(scn);
   if (!g) return;
   mjv_initGeom(g, type, nullptr, nullptr, nullptr, rgba);
-  mjv_makeConnector(g, type, width, a[0], a[1], a[2], b[0], b[1], b[2]);
+  mjv_connector(g, type, width, a, b);
   commit(scn, g);
 }
 

@@ -50,13 +50,13 @@ void describe_hand(const mjModel* m, const HandModel& hand, AnalyzeReport& r) {
 void list_ignored(const mjModel* m, const mjData* d, const HandModel& hand, AnalyzeReport& r) {
   for (int i = 0; i < d->ncon; ++i) {
     const mjContact& c = d->contact[i];
-    const int b1 = m->geom_bodyid[c.geom1], b2 = m->geom_bodyid[c.geom2];
+    const int b1 = m->geom_bodyid[c.geom[0]], b2 = m->geom_bodyid[c.geom[1]];
     if ((b1 == hand.object_body) == (b2 == hand.object_body)) continue;  // not on the object, or object on itself
     const bool obj1 = b1 == hand.object_body;
-    const int other_geom = obj1 ? c.geom2 : c.geom1, other_body = obj1 ? b2 : b1;
+    const int other_geom = obj1 ? c.geom[1] : c.geom[0], other_body = obj1 ? b2 : b1;
     IgnoredContact ig;
     ig.index = i;
-    ig.object_geom = mj_name(m, mjOBJ_GEOM, obj1 ? c.geom1 : c.geom2);
+    ig.object_geom = mj_name(m, mjOBJ_GEOM, obj1 ? c.geom[0] : c.geom[1]);
     ig.other_geom = mj_name(m, mjOBJ_GEOM, other_geom);
     ig.other_body = mj_name(m, mjOBJ_BODY, other_body);
     if (!hand.in_hand(other_body)) {

@@ -54,7 +54,7 @@ const Instance* grasp_instance(const Host& host) {
 
 bool touches_something(const mjModel* m, const mjData* d, int body) {
   for (int i = 0; i < d->ncon; ++i) {
-    if (m->geom_bodyid[d->contact[i].geom1] == body || m->geom_bodyid[d->contact[i].geom2] == body) return true;
+    if (m->geom_bodyid[d->contact[i].geom[0]] == body || m->geom_bodyid[d->contact[i].geom[1]] == body) return true;
   }
   return false;
 }

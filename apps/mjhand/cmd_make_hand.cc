@@ -52,7 +52,7 @@ int cmd_make_hand(const Args& args) {
     throw std::runtime_error(std::string(e.what()) + " (the model is kept as " + rejected + ")");
   }
   write_file_atomically(out_path, built.xml);
-  std::printf("wrote %s: hand '%s', %zu fingers, nq=%d, nu=%d, nuserdata=%d\n", out_path.c_str(), spec.name.c_str(),
+  std::printf("wrote %s: hand '%s', %zu fingers, nq=%ld, nu=%ld, nuserdata=%d\n", out_path.c_str(), spec.name.c_str(),
               spec.fingers.size(), built.model->nq, built.model->nu, built.nuserdata);
   return 0;
 }

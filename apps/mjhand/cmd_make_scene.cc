@@ -55,7 +55,7 @@ int cmd_make_scene(const Args& args) {
     throw std::runtime_error(std::string(e.what()) + " (the model is kept as " + rejected + ")");
   }
   write_file_atomically(out_path, built.xml);
-  std::printf("wrote %s: scene '%s', %zu objects, nq=%d, nu=%d, nuserdata=%d\n", out_path.c_str(), spec.name.c_str(),
+  std::printf("wrote %s: scene '%s', %zu objects, nq=%ld, nu=%ld, nuserdata=%d\n", out_path.c_str(), spec.name.c_str(),
               spec.objects.size(), built.model->nq, built.model->nu, built.nuserdata);
   for (const ObjectContact& c : built.contacts) {
     std::printf("  %s: mass %.6g kg, contact mapped for %.6g kg: solref=\"%.6g %.6g\" solimp=\"%.6g %.6g %.6g\" "

@@ -72,8 +72,8 @@ std::string body_name(const mjModel* m, int body) {
 std::string contact_pairs(const mjModel* m, const mjData* d) {
   std::set<std::string> pairs;
   for (int i = 0; i < d->ncon; ++i) {
-    std::string a = body_name(m, m->geom_bodyid[d->contact[i].geom1]);
-    std::string b = body_name(m, m->geom_bodyid[d->contact[i].geom2]);
+    std::string a = body_name(m, m->geom_bodyid[d->contact[i].geom[0]]);
+    std::string b = body_name(m, m->geom_bodyid[d->contact[i].geom[1]]);
     if (b < a) std::swap(a, b);
     pairs.insert(a + "-" + b);
   }

@@ -18,29 +18,33 @@ namespace mjhand {
 // ---- user dynamic models ----------------------------------------------------------------------------------------
 
 namespace {
-// The pipeline stages that M (mj_crb) and the bias forces (mj_rne, which needs cvel) depend on.
+// The pipeline stages that M (mj_makeM) and the bias forces (mj_rne, which needs cvel) depend on.
 void rerun_mass_and_bias_stages(const mjModel* m, mjData* d) {
   mj_kinematics(m, d);
   mj_comPos(m, d);
-  mj_crb(m, d);
+  mj_makeM(m, d);  // crb and M
   mj_comVel(m, d);
 }
 
-// Every mjData array those four stages write (MuJoCo 2.2.2 engine_core_smooth.c), as (array, length) pairs.
+// Every mjData array those four stages write (MuJoCo 4.0 engine_core_smooth.c), as (array, length) pairs.
 // Saving them and copying them back is ~3x cheaper than rerunning the stages on the restored state, and exact.
+// (Found by diffing every MJDATA_POINTERS array around the four calls; flex and mocap models would add more.)
+inline constexpr int kStageArrays = 21;
 struct StageArray {
   mjtNum* data;
-  int size;
+  mjtSize size;
 };
 int stage_outputs(const mjModel* m, mjData* d, StageArray* out) {
   const int nb = m->nbody;
   const StageArray a[] = {
-      {d->xpos, 3 * nb},        {d->xquat, 4 * nb},          {d->xmat, 9 * nb},
-      {d->xipos, 3 * nb},       {d->ximat, 9 * nb},          {d->xanchor, 3 * m->njnt},
-      {d->xaxis, 3 * m->njnt},  {d->geom_xpos, 3 * m->ngeom}, {d->geom_xmat, 9 * m->ngeom},
-      {d->site_xpos, 3 * m->nsite}, {d->site_xmat, 9 * m->nsite}, {d->subtree_com, 3 * nb},
-      {d->cinert, 10 * nb},     {d->cdof, 6 * m->nv},        {d->crb, 10 * nb},
-      {d->qM, m->nM},           {d->cvel, 6 * nb},           {d->cdof_dot, 6 * m->nv}};
+      {d->xpos, 3 * nb},           {d->xquat, 4 * nb},           {d->xmat, 9 * nb},
+      {d->xipos, 3 * nb},          {d->xiquat, 4 * nb},          {d->ximat, 9 * nb},
+      {d->xanchor, 3 * m->njnt},   {d->xaxis, 3 * m->njnt},      {d->geom_xpos, 3 * m->ngeom},
+      {d->geom_xquat, 4 * m->ngeom}, {d->geom_xmat, 9 * m->ngeom}, {d->site_xpos, 3 * m->nsite},
+      {d->site_xquat, 4 * m->nsite}, {d->site_xmat, 9 * m->nsite}, {d->subtree_com, 3 * nb},
+      {d->cinert, 10 * nb},        {d->cdof, 6 * m->nv},         {d->crb, 10 * nb},
+      {d->M, m->nC},               {d->cvel, 6 * nb},            {d->cdof_dot, 6 * m->nv}};
+  static_assert(std::size(a) == kStageArrays, "kStageArrays counts the arrays listed");
   std::copy(std::begin(a), std::end(a), out);
   return static_cast<int>(std::size(a));
 }
@@ -54,16 +58,15 @@ std::map<std::string, DynamicModelFactory>& model_table() {
   return table;
 }
 
-// Entry (i, j) of MuJoCo's sparse joint-space inertia: row i stores M(i, ancestor) along the dof parent chain.
-double sparse_M(const mjModel* m, const mjtNum* qM, int i, int j) {
+// Entry (i, j) of MuJoCo's sparse joint-space inertia d->M (CSR lower triangle: row i holds M(i, ancestor) for the
+// dofs on i's parent chain, column indices ascending, the diagonal last).
+double sparse_M(const mjModel* m, const mjtNum* M, int i, int j) {
   if (i < j) std::swap(i, j);
-  int adr = m->dof_Madr[i];
-  int k = i;
-  while (k > j) {
-    k = m->dof_parentid[k];
-    ++adr;
+  const int begin = m->M_rowadr[i], end = begin + m->M_rownnz[i];
+  for (int adr = begin; adr < end; ++adr) {
+    if (m->M_colind[adr] == j) return M[adr];
   }
-  return k == j ? qM[adr] : 0.0;
+  return 0.0;
 }
 
 bool finite_all(const double* x, int n) {
@@ -100,6 +103,9 @@ ComputedTorqueController::ComputedTorqueController(const mjModel* m, Options opt
   if (!opt_.trajectory || opt_.trajectory->dof() != static_cast<int>(n)) {
     throw std::invalid_argument("computed_torque: the trajectory must drive exactly the controlled joints");
   }
+  if (m->nflex > 0) {  // mj_kinematics also writes flex vertex arrays, which stage_outputs does not save
+    throw std::invalid_argument("computed_torque: models with flex objects are not supported");
+  }
   if (opt_.model && opt_.model->dof() != static_cast<int>(n)) {
     throw std::invalid_argument("computed_torque: the dynamic model must describe exactly the controlled joints");
   }
@@ -122,8 +128,9 @@ ComputedTorqueController::ComputedTorqueController(const mjModel* m, Options opt
     dof_adr_.push_back(m->jnt_dofadr[j]);
     ctrl_scale_.push_back(scale);
   }
-  // mj_Euler (2.2.2) solves (M + h B) qacc_new = M qacc whenever passive forces are on and any dof has damping.
-  if (m->opt.integrator == mjINT_EULER && !(m->opt.disableflags & mjDSBL_PASSIVE)) {
+  // mj_Euler solves (M + h B) qacc_new = M qacc whenever damping and its implicit Euler treatment are on and any dof
+  // has damping.
+  if (m->opt.integrator == mjINT_EULER && !(m->opt.disableflags & (mjDSBL_DAMPER | mjDSBL_EULERDAMP))) {
     for (int i = 0; i < m->nv; ++i) implicit_damping_ = implicit_damping_ || m->dof_damping[i] > 0;
   }
 }
@@ -135,7 +142,7 @@ void ComputedTorqueController::reset(const mjModel*, const mjData*, mjtNum* stat
 void ComputedTorqueController::mujoco_terms(const mjModel* m, const mjData* d, double* M, double* h) const {
   const int n = static_cast<int>(dof_adr_.size());
   for (int a = 0; a < n; ++a) {
-    for (int b = 0; b < n; ++b) M[a * n + b] = sparse_M(m, d->qM, dof_adr_[a], dof_adr_[b]);
+    for (int b = 0; b < n; ++b) M[a * n + b] = sparse_M(m, d->M, dof_adr_[a], dof_adr_[b]);
     h[a] = d->qfrc_bias[dof_adr_[a]];
   }
 }
@@ -146,13 +153,13 @@ void ComputedTorqueController::mujoco_terms_at(const mjModel* m, mjData* d, cons
   // Only the stages M and bias depend on are rerun, after saving what they overwrite on the mjData stack; the
   // stages not rerun (tendons, transmission, contacts) are never touched. All of qpos is saved because 2.2.2's
   // mj_kinematics normalises every free/ball quaternion in qpos in place (renormalising is not bitwise idempotent).
-  mjMARKSTACK;
-  StageArray arrays[19];
+  mj_markStack(d);
+  StageArray arrays[kStageArrays + 1];
   int count = stage_outputs(m, d, arrays);
   arrays[count++] = {d->qpos, m->nq};
-  mjtNum* saved[19];
+  mjtNum* saved[kStageArrays + 1];
   for (int k = 0; k < count; ++k) {
-    saved[k] = mj_stackAlloc(d, arrays[k].size);
+    saved[k] = mj_stackAllocNum(d, arrays[k].size);
     std::copy(arrays[k].data, arrays[k].data + arrays[k].size, saved[k]);
   }
   double saved_v[kMaxJoints];
@@ -162,15 +169,15 @@ void ComputedTorqueController::mujoco_terms_at(const mjModel* m, mjData* d, cons
     d->qvel[dof_adr_[i]] = qd[i];
   }
   rerun_mass_and_bias_stages(m, d);
-  mjtNum* bias = mj_stackAlloc(d, m->nv);
+  mjtNum* bias = mj_stackAllocNum(d, m->nv);
   mj_rne(m, d, 0, bias);
   for (int a = 0; a < n; ++a) {
-    for (int b = 0; b < n; ++b) M[a * n + b] = sparse_M(m, d->qM, dof_adr_[a], dof_adr_[b]);
+    for (int b = 0; b < n; ++b) M[a * n + b] = sparse_M(m, d->M, dof_adr_[a], dof_adr_[b]);
     h[a] = bias[dof_adr_[a]];
   }
   for (int k = 0; k < count; ++k) std::copy(saved[k], saved[k] + arrays[k].size, arrays[k].data);
   for (int i = 0; i < n; ++i) d->qvel[dof_adr_[i]] = saved_v[i];
-  mjFREESTACK;
+  mj_freeStack(d);
 }
 
 bool ComputedTorqueController::law(const mjModel* m, mjData* d, const double* u, double* tau, int* why) const {
@@ -432,8 +439,11 @@ std::unique_ptr<Plugin> make_computed_torque_plugin(const mjModel* m, const Conf
     mjData* scratch = mj_makeData(m);
     mj_kinematics(m, scratch);
     mj_comPos(m, scratch);
-    mj_crb(m, scratch);
-    for (size_t i = 0; i < n; ++i) inertia[i] = scratch->qM[m->dof_Madr[m->jnt_dofadr[o.joints[i]]]];
+    mj_makeM(m, scratch);
+    for (size_t i = 0; i < n; ++i) {
+      const int dof = m->jnt_dofadr[o.joints[i]];
+      inertia[i] = sparse_M(m, scratch->M, dof, dof);
+    }
     mj_deleteData(scratch);
   }
   std::vector<double> kp_default(n), kv_default(n);

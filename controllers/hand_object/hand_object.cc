@@ -238,8 +238,9 @@ HandObjectController::HandObjectController(const mjModel* m, Options options) : 
   if (!(object_mass_ > 0)) throw std::invalid_argument("hand_object: the object has no mass");
   object_inertia_ = Eigen::Vector3d(m->body_inertia + 3 * b).asDiagonal();
   object_ipos_ = Eigen::Vector3d(m->body_ipos + 3 * b);
-  // mj_Euler (2.2.2) solves (M + h B) qacc_new = M qacc whenever passive forces are on and any dof has damping.
-  if (m->opt.integrator == mjINT_EULER && !(m->opt.disableflags & mjDSBL_PASSIVE)) {
+  // mj_Euler solves (M + h B) qacc_new = M qacc whenever damping and its implicit Euler treatment are on and any dof
+  // has damping.
+  if (m->opt.integrator == mjINT_EULER && !(m->opt.disableflags & (mjDSBL_DAMPER | mjDSBL_EULERDAMP))) {
     for (int v = 0; v < m->nv; ++v) implicit_damping_ = implicit_damping_ || m->dof_damping[v] > 0;
   }
   for (int i = 0; i < kWorkspaces; ++i) {

@@ -136,17 +136,17 @@ ContactScan collect_contacts(const mjModel* m, const mjData* d, const HandModel&
   ContactScan scan;
   for (int i = 0; i < d->ncon; ++i) {
     const mjContact& con = d->contact[i];
-    const int b1 = m->geom_bodyid[con.geom1], b2 = m->geom_bodyid[con.geom2];
+    const int b1 = m->geom_bodyid[con.geom[0]], b2 = m->geom_bodyid[con.geom[1]];
     double sign;  // MuJoCo's normal points from geom1 to geom2; ours points into the object
     int hand_geom, object_geom;
     if (b2 == hand.object_body && b1 != hand.object_body) {
       sign = 1.0;
-      hand_geom = con.geom1;
-      object_geom = con.geom2;
+      hand_geom = con.geom[0];
+      object_geom = con.geom[1];
     } else if (b1 == hand.object_body && b2 != hand.object_body) {
       sign = -1.0;
-      hand_geom = con.geom2;
-      object_geom = con.geom1;
+      hand_geom = con.geom[1];
+      object_geom = con.geom[0];
     } else {
       continue;
     }
@@ -199,7 +199,7 @@ void mujoco_contact_force(const mjModel* m, const mjData* d, const Contact& c, d
   mj_contactForce(m, d, c.mj_contact, f);
   const Eigen::Map<const Eigen::Matrix<mjtNum, 3, 3, Eigen::RowMajor>> F(con.frame);
   // mj_contactForce is what geom1 exerts on geom2.
-  const double sign = c.object_geom == con.geom2 ? 1.0 : -1.0;
+  const double sign = c.object_geom == con.geom[1] ? 1.0 : -1.0;
   const Eigen::Vector3d force = sign * (F.transpose() * Eigen::Vector3d(f[0], f[1], f[2]));
   const Eigen::Vector3d torque = sign * (F.transpose() * Eigen::Vector3d(f[3], f[4], f[5]));
   const Eigen::Vector3d local = c.frame.transpose() * force;

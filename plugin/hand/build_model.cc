@@ -15,19 +15,11 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// In memory, so a library user gets a checked model without a scratch file next to anything.
 ModelPtr compile(const std::string& xml, const std::string& file) {
-  auto vfs = std::make_unique<mjVFS>();  // ~2 MB of fixed-size arrays: too big for the stack
-  mj_defaultVFS(vfs.get());
-  if (mj_makeEmptyFileVFS(vfs.get(), file.c_str(), static_cast<int>(xml.size())) != 0) {
-    throw std::runtime_error("cannot stage the generated model in MuJoCo's virtual file system");
-  }
-  std::memcpy(vfs->filedata[mj_findFileVFS(vfs.get(), file.c_str())], xml.data(), xml.size());
-  char error[1024] = {0};
-  mjModel* m = mj_loadXML(file.c_str(), vfs.get(), error, sizeof(error));
-  mj_deleteVFS(vfs.get());
-  if (!m) throw ModelRejectedError(std::string("MuJoCo rejected the generated model: ") + error, xml);
-  return ModelPtr(m);
+  std::string error;
+  ModelPtr m = compile_xml_string(xml, file, error);
+  if (!m) throw ModelRejectedError("MuJoCo rejected the generated model: " + error, xml);
+  return m;
 }
 
 [[noreturn]] void fail_at(const HandSpec& spec, const YAML::Mark& mark, const std::string& path,

@@ -24,6 +24,21 @@ ModelPtr load_model(const std::string& path) {
   return ModelPtr(m);
 }
 
+ModelPtr compile_xml_string(const std::string& xml, const std::string& file, std::string& error) {
+  mjVFS vfs;
+  mj_defaultVFS(&vfs);
+  if (mj_addBufferVFS(&vfs, file.c_str(), xml.data(), static_cast<int>(xml.size())) != 0) {
+    mj_deleteVFS(&vfs);
+    error = "cannot stage " + file + " in MuJoCo's virtual file system";
+    return nullptr;
+  }
+  char message[1024] = {0};
+  mjModel* m = mj_loadXML(file.c_str(), &vfs, message, sizeof(message));
+  mj_deleteVFS(&vfs);
+  if (!m) error = message;
+  return ModelPtr(m);
+}
+
 void write_file_atomically(const std::string& path, const std::string& content) {
   const std::string tmp = path + ".partial";
   {

@@ -20,6 +20,10 @@ using DataPtr = std::unique_ptr<mjData, DataDeleter>;
 // Compiles an MJCF file; throws std::runtime_error "PATH: <MuJoCo's message>" on failure.
 ModelPtr load_model(const std::string& path);
 
+// Compiles MJCF text held in memory, staged in MuJoCo's virtual file system as `file` (so a library user gets a
+// checked model without a scratch file). Returns nullptr and MuJoCo's message in `error` when MuJoCo rejects it.
+ModelPtr compile_xml_string(const std::string& xml, const std::string& file, std::string& error);
+
 // A fresh mjData for m.
 inline DataPtr make_data(const mjModel* m) { return DataPtr(mj_makeData(m)); }
 

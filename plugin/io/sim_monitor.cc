@@ -10,7 +10,6 @@ const char* warning_name(int warning) {
     case mjWARN_INERTIA: return "mjWARN_INERTIA";
     case mjWARN_CONTACTFULL: return "mjWARN_CONTACTFULL";
     case mjWARN_CNSTRFULL: return "mjWARN_CNSTRFULL";
-    case mjWARN_VGEOMFULL: return "mjWARN_VGEOMFULL";
     case mjWARN_BADQPOS: return "mjWARN_BADQPOS";
     case mjWARN_BADQVEL: return "mjWARN_BADQVEL";
     case mjWARN_BADQACC: return "mjWARN_BADQACC";

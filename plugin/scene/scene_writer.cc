@@ -16,17 +16,10 @@ namespace {
 namespace fs = std::filesystem;
 
 ModelPtr compile(const std::string& xml, const std::string& file) {
-  auto vfs = std::make_unique<mjVFS>();
-  mj_defaultVFS(vfs.get());
-  if (mj_makeEmptyFileVFS(vfs.get(), file.c_str(), static_cast<int>(xml.size())) != 0) {
-    throw std::runtime_error("cannot stage the generated scene in MuJoCo's virtual file system");
-  }
-  std::memcpy(vfs->filedata[mj_findFileVFS(vfs.get(), file.c_str())], xml.data(), xml.size());
-  char error[1024] = {0};
-  mjModel* m = mj_loadXML(file.c_str(), vfs.get(), error, sizeof(error));
-  mj_deleteVFS(vfs.get());
-  if (!m) throw ModelRejectedError(std::string("MuJoCo rejected the generated scene: ") + error, xml);
-  return ModelPtr(m);
+  std::string error;
+  ModelPtr m = compile_xml_string(xml, file, error);
+  if (!m) throw ModelRejectedError("MuJoCo rejected the generated scene: " + error, xml);
+  return m;
 }
 
 [[noreturn]] void fail_at(const SceneSpec& spec, const YAML::Mark& mark, const std::string& path,
@@ -97,8 +90,6 @@ std::string scene_xml(const SceneSpec& spec, const std::vector<MujocoContact>& c
   xml.erase(end);
   std::ostringstream x;
   x << "  <!-- Scene '" << spec.name << "' (mjhand make-scene): objects, Kelvin-Voigt contact, grasp plugins. -->\n";
-  // Without it MuJoCo 2.2.2 gives a mesh the mass of its equivalent inertia box (+15% for the wedge), not its volume's.
-  x << "  <compiler exactmeshinertia=\"true\"/>\n";
   x << "  <option timestep=\"" << num(spec.timestep) << "\" gravity=\"" << (spec.gravity ? "0 0 -9.81" : "0 0 0")
     << "\" cone=\"elliptic\"/>\n";
   bool any_mesh = false;
@@ -110,7 +101,9 @@ std::string scene_xml(const SceneSpec& spec, const std::vector<MujocoContact>& c
       std::vector<SceneNumber> scale = o.size;
       if (scale.size() == 1) scale = {scale[0], scale[0], scale[0]};
       x << "    <mesh name=\"" << o.name << "_mesh\" file=\"" << mesh_path(o, options) << "\" scale=\""
-        << vals(scale, keep) << "\"/>\n";
+        << vals(scale, keep) << "\" inertia=\"exact\"/>\n";
+      // inertia="exact": MuJoCo's default ("legacy") gives a mesh the mass of its equivalent inertia box (+15% for
+      // the wedge), not its volume's.
     }
     x << "  </asset>\n";
   }

@@ -50,7 +50,7 @@ class ContactDetection : public Plugin {
     for (int i = 0; i < d->ncon; ++i) {
       const mjContact& con = d->contact[i];
       if (con.efc_address < 0) continue;  // excluded or beyond the solver: no force
-      const int b1 = m->geom_bodyid[con.geom1], b2 = m->geom_bodyid[con.geom2];
+      const int b1 = m->geom_bodyid[con.geom[0]], b2 = m->geom_bodyid[con.geom[1]];
       const int c1 = channel_of_body_[b1], c2 = channel_of_body_[b2];
       if ((c1 >= 0) == (c2 >= 0)) continue;  // hand-hand (self-collision) or no hand body at all
       mjtNum f6[6];
@@ -80,7 +80,7 @@ class ContactDetection : public Plugin {
       mju_sub3(rel, con.pos, xpos);
       mju_mulMatTVec(w, xmat, rel, 3, 3);
       // frame[0..2] points from geom1 to geom2: outward from the link when the link owns geom1.
-      const double sign = m->geom_bodyid[con.geom1] == body ? 1 : -1;
+      const double sign = m->geom_bodyid[con.geom[0]] == body ? 1 : -1;
       mju_scl3(normal, con.frame, sign);
       mju_mulMatTVec(w + 3, xmat, normal, 3, 3);
     }

@@ -265,7 +265,7 @@ class GraspAnalysis : public Plugin {
     } catch (const std::exception& e) {
       // Never let an exception cross MuJoCo's C frames; report and write zeros rather than garbage.
       for (double& x : v) x = 0;
-      mju_warning_s("mjhand grasp_analysis: %s", e.what());
+      mju_warning("mjhand grasp_analysis: %s", e.what());
     }
     for (size_t k = 0; k < s_.outputs.size(); ++k) out[k] = v[static_cast<int>(s_.outputs[k])];
   }
