@@ -21,6 +21,7 @@
 #include "engine.h"
 #include "host/host.h"
 #include "test_util.h"
+#include "native/native_plugins.h"
 
 namespace {
 
@@ -219,6 +220,7 @@ void BM_StepBare(benchmark::State& state, const std::string& name) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  mjhand::register_native_plugins();  // "mjhand.*" plugins known to MuJoCo before any model loads
   std::vector<mjhand_bench::RatioPair> pairs = {
       {"2 workers / 1 worker (campaign wall time; efficiency = 0.5 / ratio)", "BM_Campaign2", "BM_Campaign1"}};
   // MJHAND_BENCH_STEPS=K fixes the steps of the per-step comparison (K = a multiple of the period covers the same

@@ -19,6 +19,7 @@
 #include "io/model_io.h"
 #include "test_util.h"
 #include "bench_util.h"
+#include "native/native_plugins.h"
 
 namespace {
 
@@ -153,6 +154,7 @@ void BM_Replayed(benchmark::State& state, const std::string& name) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  mjhand::register_native_plugins();  // "mjhand.*" plugins known to MuJoCo before any model loads
   std::vector<mjhand_bench::RatioPair> pairs;
   for (const auto& [name, v] : variants()) {
     benchmark::RegisterBenchmark(("Controlled/" + name).c_str(), BM_Controlled, name);

@@ -13,6 +13,7 @@
 #include "host/host.h"
 #include "io/model_io.h"
 #include "test_util.h"
+#include "native/native_plugins.h"
 
 namespace {
 
@@ -60,6 +61,7 @@ void BM_Step(benchmark::State& state, const std::string& variant) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  mjhand::register_native_plugins();  // "mjhand.*" plugins known to MuJoCo before any model loads
   for (const char* v : {"uncoupled", "equality", "spring"}) {
     benchmark::RegisterBenchmark((std::string("Step/") + v).c_str(), BM_Step, std::string(v));
   }

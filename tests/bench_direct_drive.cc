@@ -18,6 +18,7 @@
 #include "hand/build_model.h"
 #include "io/model_io.h"
 #include "bench_util.h"
+#include "native/native_plugins.h"
 
 namespace {
 
@@ -130,6 +131,7 @@ BENCHMARK(BM_MujocoFullMRneHand);
 }  // namespace
 
 int main(int argc, char** argv) {
+  mjhand::register_native_plugins();  // "mjhand.*" plugins known to MuJoCo before any model loads
   return mjhand_bench::run_benchmarks(
       argc, argv,
       {{"ClosedFormFinger / MujocoFullMRneFinger", "BM_ClosedFormFinger", "BM_MujocoFullMRneFinger"},

@@ -19,6 +19,7 @@
 #include "io/model_io.h"
 #include "kinematics/forward_kinematics.h"
 #include "bench_util.h"
+#include "native/native_plugins.h"
 
 namespace {
 
@@ -132,6 +133,7 @@ BENCHMARK(BM_StepWithNoopPluginHost);
 }  // namespace
 
 int main(int argc, char** argv) {
+  mjhand::register_native_plugins();  // "mjhand.*" plugins known to MuJoCo before any model loads
   mjhand::register_plugin_type("bench_noop", "does nothing (host overhead benchmark)",
                                [](const mjModel*, const mjhand::Config&) {
                                  return std::unique_ptr<mjhand::Plugin>(new NoopPlugin());

@@ -17,6 +17,7 @@
 #include "grasp/wrench_space.h"
 #include "test_util.h"
 #include "bench_util.h"
+#include "native/native_plugins.h"
 
 namespace {
 
@@ -94,6 +95,7 @@ BENCHMARK(BM_FerrariCannyL1_8Edges_Qhull)->Unit(benchmark::kMicrosecond);
 }  // namespace
 
 int main(int argc, char** argv) {
+  mjhand::register_native_plugins();  // "mjhand.*" plugins known to MuJoCo before any model loads
   return mjhand_bench::run_benchmarks(
       argc, argv,
       {{"FerrariCannyL1_8Edges fast / qhull", "BM_FerrariCannyL1_8Edges", "BM_FerrariCannyL1_8Edges_Qhull"}},

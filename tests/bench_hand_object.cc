@@ -18,6 +18,7 @@
 #include "host/host.h"
 #include "io/model_io.h"
 #include "bench_util.h"
+#include "native/native_plugins.h"
 
 // ---- allocation counter: this program's malloc family forwards to glibc's and counts while armed ------------------
 #if !defined(__SANITIZE_ADDRESS__) && defined(__GLIBC__)
@@ -161,6 +162,7 @@ void report_allocations() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  mjhand::register_native_plugins();  // "mjhand.*" plugins known to MuJoCo before any model loads
   report_allocations();
   return mjhand_bench::run_benchmarks(argc, argv, {{"StepHandObject / StepBare", "BM_StepHandObject", "BM_StepBare"}},
                                       mjhand_bench::RatioReporter::Clock::kCpu);

@@ -23,6 +23,7 @@
 
 #include "kinematics/forward_kinematics.h"
 #include "bench_util.h"
+#include "native/native_plugins.h"
 
 namespace {
 
@@ -118,6 +119,7 @@ BENCHMARK_TEMPLATE(BM_KdlJacobian, 7);
 
 // Google Benchmark's main plus the mjhand/KDL ratios (CPU time: the 2-core CI machine is shared).
 int main(int argc, char** argv) {
+  mjhand::register_native_plugins();  // "mjhand.*" plugins known to MuJoCo before any model loads
   return mjhand_bench::run_benchmarks(argc, argv,
                                       {{"FK 3 joints mjhand/KDL", "BM_MjhandFk<3>", "BM_KdlFk<3>"},
                                        {"FK 7 joints mjhand/KDL", "BM_MjhandFk<7>", "BM_KdlFk<7>"},

@@ -253,7 +253,7 @@ TEST_CASE("analyze --json parses and its G and J_H equal the library's for the s
   mj_forward(m.get(), d.get());
   for (int i = 0; i < 500; ++i) mj_step(m.get(), d.get());
   mj_forward(m.get(), d.get());
-  const HandModel& hand = *grasp_analysis_hand(*host->find("grasp")->plugin);
+  const HandModel& hand = *grasp_analysis_hand(*host->find_any("grasp")->plugin);
   std::vector<Contact> all;
   all.reserve(64);
   collect_contacts(m.get(), d.get(), hand, all);

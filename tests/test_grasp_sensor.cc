@@ -1,6 +1,7 @@
 // The grasp_analysis sensor plugin: its values against the grasp library computed directly on the same mjData, the
 // allocation-free force-closure test against the wrench-space hull, epsilon only when configured, no allocation per step, threads,
 // and configurations it must refuse.
+#include <fstream>
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -132,13 +133,19 @@ std::vector<double> sensor_values(const mjModel* m, const mjData* d, const char*
 
 TEST_CASE("grasp_analysis: the sensor equals the grasp library on the same mjData while the e_GRASP hand closes",
           "[grasp_sensor]") {
-  auto m = mjhand_test::load_xml_file(source_path("models/grasp_sensor_scene.xml"));
-  AttachOptions opt;
-  opt.overrides.push_back({"grasp", "epsilon_every", "25", "test"});
-  auto host = Host::attach(m.get(), opt);
-  const HandModel* hand = grasp_analysis_hand(*host->find("grasp")->plugin);
+  // The scene with epsilon every 25 steps (a copy next to a copy of the hand it includes).
+  const std::string dir = mjhand_test::fresh_temp_dir("grasp_sensor_every25");
+  std::string scene = mjhand_test::read_all(source_path("models/grasp_sensor_scene.xml"));
+  const std::string every = "<config key=\"epsilon_every\" value=\"50\"/>";
+  REQUIRE(scene.find(every) != std::string::npos);
+  scene.replace(scene.find(every), every.size(), "<config key=\"epsilon_every\" value=\"25\"/>");
+  std::ofstream(dir + "/scene.xml") << scene;
+  std::ofstream(dir + "/egrasp_hand_servo.xml") << mjhand_test::read_all(source_path("models/egrasp_hand_servo.xml"));
+  auto m = mjhand_test::load_xml_file(dir + "/scene.xml");
+  auto host = Host::attach(m.get());
+  const HandModel* hand = grasp_analysis_hand(*host->find_any("grasp")->plugin);
   REQUIRE(hand != nullptr);
-  REQUIRE(grasp_analysis_hand(*host->find("close")->plugin) == nullptr);
+  REQUIRE(grasp_analysis_hand(*host->find_any("close")->plugin) == nullptr);
   // The default hand: one finger per palm child, the ball and the static palm excluded.
   CHECK(hand->num_fingers() == 4);
   CHECK(hand->finger_names[0] == "f1_link1");
@@ -413,7 +420,7 @@ TEST_CASE("grasp_analysis: mjhand run logs the sensor's columns for the example 
   const auto r = mjhand_test::run_cli("run " + source_path("models/grasp_sensor_scene.xml") + " --duration 1 --out " + out);
   INFO(r.output);
   REQUIRE(r.status == 0);
-  CHECK_THAT(r.output, Catch::Contains("grasp (grasp_analysis)"));
+  CHECK_THAT(r.output, Catch::Contains("grasp (grasp_analysis, native)"));
   std::istringstream csv(mjhand_test::read_all(out + "/trajectory.csv"));
   std::string header, line, last;
   std::getline(csv, header);

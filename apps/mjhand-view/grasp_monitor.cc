@@ -31,9 +31,9 @@ int GraspMonitor::choose_object(const mjModel* m, const mjData* d, const Host* h
     return forced_;
   }
   if (host) {
-    for (const Instance& inst : host->instances()) {
-      if (const HandModel* h = grasp_analysis_hand(*inst.plugin)) {
-        source = "grasp_analysis instance '" + inst.name + "'";
+    for (const Instance* inst : host->all_instances()) {
+      if (const HandModel* h = grasp_analysis_hand(*inst->plugin)) {
+        source = "grasp_analysis instance '" + inst->name + "'";
         return h->object_body;
       }
     }
@@ -63,8 +63,8 @@ void GraspMonitor::rebuild(const mjModel* m, int object, const Host* host) {
   try {
     const HandModel* from_plugin = nullptr;
     if (host) {
-      for (const Instance& inst : host->instances()) {
-        const HandModel* h = grasp_analysis_hand(*inst.plugin);
+      for (const Instance* inst : host->all_instances()) {
+        const HandModel* h = grasp_analysis_hand(*inst->plugin);
         if (h && h->object_body == object) from_plugin = h;
       }
     }

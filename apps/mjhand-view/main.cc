@@ -4,8 +4,10 @@
 
 #include "app.h"
 #include "render/gl_context.h"
+#include "native/native_plugins.h"
 
 int main(int argc, char** argv) {
+  mjhand::register_native_plugins();  // "mjhand.*" plugins known to MuJoCo before any model loads
   using namespace mjhand::view;
   Options opt;
   try {

@@ -46,8 +46,8 @@ const char* kUsage =
 
 // The first grasp_analysis instance of the model, if any.
 const Instance* grasp_instance(const Host& host) {
-  for (const Instance& inst : host.instances()) {
-    if (grasp_analysis_hand(*inst.plugin)) return &inst;
+  for (const Instance* inst : host.all_instances()) {
+    if (grasp_analysis_hand(*inst->plugin)) return inst;
   }
   return nullptr;
 }

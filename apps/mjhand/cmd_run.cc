@@ -45,9 +45,9 @@ const char* kUsage =
 // Sensors of fingertip_kinematics instances: mjhand's FK of a tip site, comparable with MuJoCo's site_xpos.
 std::vector<int> fk_sensors(const Host& host) {
   std::vector<int> out;
-  for (const auto& inst : host.instances()) {
-    if (inst.type != "fingertip_kinematics") continue;
-    for (int s : inst.plugin->owned_sensors()) out.push_back(s);
+  for (const Instance* inst : host.all_instances()) {
+    if (inst->type != "fingertip_kinematics") continue;
+    for (int s : inst->plugin->owned_sensors()) out.push_back(s);
   }
   return out;
 }
@@ -190,8 +190,10 @@ int cmd_run(const Args& args) {
   s << "  model: nq=" << m->nq << " nv=" << m->nv << " nu=" << m->nu << " nsensor=" << m->nsensor
     << " timestep=" << m->opt.timestep << " s\n";
   s << "  start: " << start << "\n";
-  s << "  plugins: " << host->instances().size() << " instance(s)";
-  for (const auto& inst : host->instances()) s << "  " << inst.name << " (" << inst.type << ")";
+  s << "  plugins: " << host->all_instances().size() << " instance(s)";
+  for (const Instance* inst : host->all_instances()) {
+    s << "  " << inst->name << " (" << inst->type << (inst->native_id >= 0 ? ", native" : "") << ")";
+  }
   s << "\n";
   s << "  simulated " << steps * m->opt.timestep << " s in " << steps << " steps, wall " << wall << " s ("
     << (wall > 0 ? steps * m->opt.timestep / wall : 0) << "x real time)\n";

@@ -5,6 +5,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "native/native_plugins.h"
 
 namespace {
 void print_usage() {
@@ -14,6 +15,7 @@ void print_usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  mjhand::register_native_plugins();  // "mjhand.*" plugins known to MuJoCo before any model loads
   if (argc < 2 || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "--help")) {
     print_usage();
     return argc < 2 ? 2 : 0;

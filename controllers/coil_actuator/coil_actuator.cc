@@ -35,6 +35,12 @@ class CoilActuatorPlugin : public Plugin {
     }
   }
   int capabilities() const override { return kCapActuator | (has_sensors_ ? kCapSensor : 0); }
+  int sensor_width(int id) const override {
+    for (const Coil& c : coils_) {
+      if (c.sensor == id) return 4;
+    }
+    return 0;
+  }
 
   // MuJoCo forms gain * act + bias for actuators with dynamics (act is the temperature here), so the torque, which
   // is not linear in ctrl anyway once clipped, goes entirely into the bias.
@@ -104,15 +110,25 @@ std::vector<double> per_actuator(const Config& cfg, const std::string& key, size
 // Rejects MJCF actuators the coil cannot drive, naming the attribute to change.
 void check_actuator(const mjModel* m, const Config& cfg, int a, bool thermal) {
   const std::string label = "actuator " + object_label(m, mjOBJ_ACTUATOR, a);
-  if (m->actuator_gaintype[a] != mjGAIN_USER || m->actuator_biastype[a] != mjBIAS_USER) {
-    cfg.fail("actuators", label + " needs gaintype=\"user\" biastype=\"user\" (the coil supplies the torque)");
-  }
-  if (thermal && m->actuator_dyntype[a] != mjDYN_USER) {
-    cfg.fail("actuators", label + " needs dyntype=\"user\": with thermal=true the coil's temperature rise is the "
-                                  "actuator's activation (or set thermal=false)");
-  }
-  if (!thermal && m->actuator_dyntype[a] != mjDYN_NONE) {
-    cfg.fail("actuators", label + " has activation dynamics but thermal=false: remove dyntype (or set thermal=true)");
+  if (cfg.native()) {  // <actuator><plugin instance=...>: the temperature rise is its one activation (actdim="1")
+    if (thermal && m->actuator_actnum[a] != 1) {
+      cfg.fail("actuators", label + " needs actdim=\"1\": with thermal=true the coil's temperature rise is the "
+                                    "actuator's activation (or set thermal=false)");
+    }
+    if (!thermal && m->actuator_actnum[a] != 0) {
+      cfg.fail("actuators", label + " has activation dynamics but thermal=false: remove actdim (or set thermal=true)");
+    }
+  } else {
+    if (m->actuator_gaintype[a] != mjGAIN_USER || m->actuator_biastype[a] != mjBIAS_USER) {
+      cfg.fail("actuators", label + " needs gaintype=\"user\" biastype=\"user\" (the coil supplies the torque)");
+    }
+    if (thermal && m->actuator_dyntype[a] != mjDYN_USER) {
+      cfg.fail("actuators", label + " needs dyntype=\"user\": with thermal=true the coil's temperature rise is the "
+                                    "actuator's activation (or set thermal=false)");
+    }
+    if (!thermal && m->actuator_dyntype[a] != mjDYN_NONE) {
+      cfg.fail("actuators", label + " has activation dynamics but thermal=false: remove dyntype (or set thermal=true)");
+    }
   }
   const int tr = m->actuator_trntype[a];
   if (tr != mjTRN_JOINT && tr != mjTRN_JOINTINPARENT) cfg.fail("actuators", label + " must drive a joint");
@@ -239,6 +255,7 @@ std::unique_ptr<Plugin> make_coil_actuator_plugin(const mjModel* m, const Config
     }
     for (int s : sensors) {
       const std::string label = "sensor " + object_label(m, mjOBJ_SENSOR, s);
+      if (cfg.native()) continue;  // a native <sensor><plugin>: 4 values at the acc stage
       if (m->sensor_type[s] != mjSENS_USER) cfg.fail("sensors", label + " is not a <user> sensor");
       if (m->sensor_dim[s] != 4) {
         cfg.fail("sensors", label + " needs dim=\"4\" (temperature rise, current, clipped flag, power), has " +

@@ -40,10 +40,12 @@ std::unique_ptr<Plugin> make_dc_motor_plugin(const mjModel* m, const Config& cfg
   const bool check_armature = cfg.get_bool_or("check_armature", true);
   for (int a : acts) {
     const std::string label = "actuator " + object_label(m, mjOBJ_ACTUATOR, a);
-    if (m->actuator_gaintype[a] != mjGAIN_USER || m->actuator_biastype[a] != mjBIAS_USER) {
+    if (!cfg.native() && (m->actuator_gaintype[a] != mjGAIN_USER || m->actuator_biastype[a] != mjBIAS_USER)) {
       cfg.fail("actuators", label + " needs gaintype=\"user\" biastype=\"user\" (the motor supplies gain and bias)");
     }
-    if (m->actuator_dyntype[a] != mjDYN_NONE) cfg.fail("actuators", label + " must have no activation dynamics");
+    if (m->actuator_dyntype[a] != mjDYN_NONE || m->actuator_actnum[a] != 0) {
+      cfg.fail("actuators", label + " must have no activation dynamics");
+    }
     const int tr = m->actuator_trntype[a];
     if (tr != mjTRN_JOINT && tr != mjTRN_JOINTINPARENT) cfg.fail("actuators", label + " must drive a joint");
     const int j = m->actuator_trnid[2 * a];

@@ -34,7 +34,8 @@ class PostureController {
   Options opt_;
 };
 
-// Plugin type "posture": actuators=all|a,b,...  target=v|v1,v2,...  [tau=0.2] [start=0].
+// Plugin type "posture": actuators=all|a,b,...  target=v|v1,v2,...  [tau=0.2] [start=0]; natively (mjhand.posture)
+// also kp=K [kv=0]: its own actuators are the servos.
 std::unique_ptr<Plugin> make_posture_plugin(const mjModel* m, const Config& cfg);
 
 }  // namespace mjhand

@@ -14,6 +14,7 @@ class JointSignal : public Plugin {
     claim_sensor(sensor);
   }
   int capabilities() const override { return kCapSensor; }
+  int sensor_width(int id) const override { return id == sensor_ ? 1 : 0; }
   void sensor(const mjModel* m, mjData* d, int stage, mjtNum*) const override {
     if (stage != mjSTAGE_POS) return;
     d->sensordata[m->sensor_adr[sensor_]] = model_.signal(d->qpos[qadr_] + angle_offset_);
@@ -34,9 +35,11 @@ std::unique_ptr<Plugin> make_joint_signal_plugin(const mjModel* m, const Config&
   }
   const int s = cfg.get_object("sensor", mjOBJ_SENSOR);
   const std::string label = object_label(m, mjOBJ_SENSOR, s);
-  if (m->sensor_type[s] != mjSENS_USER) cfg.fail("sensor", "sensor " + label + " is not a <user> sensor");
-  if (m->sensor_dim[s] != 1) cfg.fail("sensor", "sensor " + label + " needs dim 1");
-  if (m->sensor_needstage[s] != mjSTAGE_POS) cfg.fail("sensor", "sensor " + label + " needs needstage=\"pos\"");
+  if (!cfg.native()) {  // a native <sensor><plugin> is one value, computed at the position stage
+    if (m->sensor_type[s] != mjSENS_USER) cfg.fail("sensor", "sensor " + label + " is not a <user> sensor");
+    if (m->sensor_dim[s] != 1) cfg.fail("sensor", "sensor " + label + " needs dim 1");
+    if (m->sensor_needstage[s] != mjSTAGE_POS) cfg.fail("sensor", "sensor " + label + " needs needstage=\"pos\"");
+  }
   LinearSensorModel model;
   model.gain = cfg.get_double("gain");
   if (!(std::fabs(model.gain) > 1e-12)) cfg.fail("gain", "must be nonzero (the mapping is inverted to give M)");

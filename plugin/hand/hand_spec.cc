@@ -161,10 +161,17 @@ ActuatorSpec parse_actuator(const Field& f, const HandSpec& spec) {
   } else if (t == "motor") {
     act.type = ActuatorType::kMotor;
     gain_key = "gear";
+  } else if (t == "plugin") {
+    act.type = ActuatorType::kPlugin;
+    gain_key = "gear";
+    const Field instance = map.required("instance");
+    act.instance = read_string(instance);
+    if (act.instance.empty()) instance.fail("the plugin instance name is empty");
   } else {
-    type.fail("expected position, velocity or motor, got " + type.shown());
+    type.fail("expected position, velocity, motor or plugin, got " + type.shown());
   }
-  const Field gain = act.type == ActuatorType::kMotor ? map.optional(gain_key) : map.required(gain_key);
+  const bool force_input = act.type == ActuatorType::kMotor || act.type == ActuatorType::kPlugin;
+  const Field gain = force_input ? map.optional(gain_key) : map.required(gain_key);
   act.gain = present(gain) ? read_positive(gain) : 1.0;
 
   const Field joints = map.required("joints");
@@ -194,9 +201,9 @@ ActuatorSpec parse_actuator(const Field& f, const HandSpec& spec) {
 
   const Field ctrl_deg = map.optional("ctrlrange_deg");
   const Field ctrl = map.optional("ctrlrange");
-  const bool angular = act.type != ActuatorType::kMotor && kinds.count(JointKind::kRevolute);
+  const bool angular = !force_input && kinds.count(JointKind::kRevolute);
   if (present(ctrl_deg) || present(ctrl)) {
-    if (act.type != ActuatorType::kMotor && kinds.size() > 1) {
+    if (!force_input && kinds.size() > 1) {
       (present(ctrl_deg) ? ctrl_deg : ctrl)
           .fail("the joints mix revolute and prismatic, so one ctrlrange cannot fit both; split the entry");
     }

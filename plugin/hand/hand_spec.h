@@ -51,7 +51,9 @@ struct FingerSpec {
   double armature = 0.0;  // joint armature [kg m^2 or kg]
 };
 
-enum class ActuatorType { kPosition, kVelocity, kMotor };
+// kPlugin: an <actuator><plugin instance=...> served by a native mjhand plugin (its force output, e.g. mjhand.posture's
+// servos or a controller's torques), gear as for a motor.
+enum class ActuatorType { kPosition, kVelocity, kMotor, kPlugin };
 
 // Where a joint's DH row lives: spec.fingers[finger].links[link].
 struct JointRef {
@@ -64,7 +66,8 @@ struct ActuatorSpec {
   ActuatorType type = ActuatorType::kPosition;
   std::vector<std::string> joints;  // resolved joint names ("all" already expanded)
   std::vector<JointRef> joint_refs;  // one per joints entry, resolved when parsed (see find_joint)
-  double gain = 0.0;                // kp (position), kv (velocity), gear (motor)
+  double gain = 0.0;                // kp (position), kv (velocity), gear (motor, plugin)
+  std::string instance;             // kPlugin: the plugin instance that computes the force
   bool ctrl_from_joint_range = true;  // position without ctrlrange: each joint's range
   bool ctrllimited = false;
   double ctrl_lower = 0.0, ctrl_upper = 0.0;  // [rad, m, or N m / N for motors]

@@ -31,7 +31,8 @@ void emit_pose(YAML::Emitter& out, const Eigen::Isometry3d& pose) {
 
 // The parser rejects a ctrlrange on mixed joint kinds, so the first joint speaks for the entry.
 bool actuator_is_angular(const HandSpec& spec, const ActuatorSpec& a) {
-  return a.type != ActuatorType::kMotor && actuator_link(spec, a, 0).dh.kind == JointKind::kRevolute;
+  return a.type != ActuatorType::kMotor && a.type != ActuatorType::kPlugin &&
+         actuator_link(spec, a, 0).dh.kind == JointKind::kRevolute;
 }
 
 void emit_link(YAML::Emitter& out, const LinkSpec& l) {
@@ -107,11 +108,13 @@ std::string hand_spec_to_yaml(const HandSpec& spec) {
     out << YAML::Key << "actuators" << YAML::Value << YAML::BeginSeq;
     for (const ActuatorSpec& a : spec.actuators) {
       out << YAML::BeginMap;
-      const char* type = a.type == ActuatorType::kPosition ? "position"
+      const char* type = a.type == ActuatorType::kPosition   ? "position"
                          : a.type == ActuatorType::kVelocity ? "velocity"
+                         : a.type == ActuatorType::kPlugin   ? "plugin"
                                                              : "motor";
       const char* gain = a.type == ActuatorType::kPosition ? "kp" : a.type == ActuatorType::kVelocity ? "kv" : "gear";
       out << YAML::Key << "type" << YAML::Value << type;
+      if (a.type == ActuatorType::kPlugin) out << YAML::Key << "instance" << YAML::Value << a.instance;
       out << YAML::Key << "joints" << YAML::Value << YAML::Flow << a.joints;
       out << YAML::Key << gain << YAML::Value << num(a.gain);
       if (a.ctrllimited && !a.ctrl_from_joint_range) {

@@ -113,15 +113,17 @@ struct Writer {
     if (spec.actuators.empty()) return;
     out << "  <actuator>\n";
     for (const ActuatorSpec& a : spec.actuators) {
-      const char* tag = a.type == ActuatorType::kPosition ? "position"
+      const char* tag = a.type == ActuatorType::kPosition   ? "position"
                         : a.type == ActuatorType::kVelocity ? "velocity"
+                        : a.type == ActuatorType::kPlugin   ? "plugin"
                                                             : "motor";
       for (std::size_t i = 0; i < a.joints.size(); ++i) {
         const std::string& j = a.joints[i];
         out << "    <" << tag << " name=\"" << j << "_" << tag << "\" joint=\"" << j << "\"";
+        if (a.type == ActuatorType::kPlugin) out << " instance=\"" << xml_escape(a.instance) << "\"";
         if (a.type == ActuatorType::kPosition) out << " kp=\"" << num(a.gain) << "\"";
         if (a.type == ActuatorType::kVelocity) out << " kv=\"" << num(a.gain) << "\"";
-        if (a.type == ActuatorType::kMotor) out << " gear=\"" << num(a.gain) << "\"";
+        if (a.type == ActuatorType::kMotor || a.type == ActuatorType::kPlugin) out << " gear=\"" << num(a.gain) << "\"";
         double lo = a.ctrl_lower, hi = a.ctrl_upper;
         bool limited = a.ctrllimited;
         if (a.ctrl_from_joint_range) {
@@ -180,6 +182,32 @@ struct Writer {
     out << "  </equality>\n";
   }
 
+  // Transition to native plugins (docs/native-plugins.md): instances that serve `type: plugin` actuators are written
+  // as MuJoCo plugins (<extension>); the others still as callback-host texts.
+  bool is_native(const PluginSpec& p) const {
+    for (const ActuatorSpec& a : spec.actuators) {
+      if (a.type == ActuatorType::kPlugin && a.instance == p.name) return true;
+    }
+    return false;
+  }
+
+  void extension() {
+    bool any = false;
+    for (const PluginSpec& p : spec.plugins) any = any || is_native(p);
+    if (!any) return;
+    out << "  <extension>\n";
+    for (const PluginSpec& p : spec.plugins) {
+      if (!is_native(p)) continue;
+      out << "    <plugin plugin=\"mjhand." << xml_escape(p.type) << "\">\n";
+      out << "      <instance name=\"" << xml_escape(p.name) << "\">\n";
+      for (const auto& kv : p.config) {
+        out << "        <config key=\"" << xml_escape(kv.first) << "\" value=\"" << xml_escape(kv.second) << "\"/>\n";
+      }
+      out << "      </instance>\n    </plugin>\n";
+    }
+    out << "  </extension>\n";
+  }
+
   void custom() {
     out << "  <custom>\n";
     const std::vector<Chain> chains = hand_chains_in_palm(spec);
@@ -190,6 +218,7 @@ struct Writer {
       out << "\"/>\n";
     }
     for (const PluginSpec& p : spec.plugins) {
+      if (is_native(p)) continue;
       std::string data = "type=" + p.type;
       for (const auto& kv : p.config) data += " " + kv.first + "=" + kv.second;
       out << "    <text name=\"mjhand:" << p.name << "\" data=\"" << xml_escape(data) << "\"/>\n";
@@ -206,6 +235,7 @@ std::string write_mjcf(const HandSpec& spec, const std::string& source_name) {
       << ". Do not edit by hand: edit the description and regenerate. -->\n";
   out << "<mujoco model=\"" << spec.name << "\">\n";
   out << "  <compiler angle=\"radian\"/>\n";
+  w.extension();
   if (spec.nuserdata > 0) out << "  <size nuserdata=\"" << spec.nuserdata << "\"/>\n";
   out << "  <worldbody>\n";
   out << "    <body name=\"palm\" " << pose_attrs(spec.palm.pose) << ">\n";

@@ -161,10 +161,24 @@ std::string Config::get_choice_or(const std::string& key, const std::string& fal
   return has(key) ? get_choice(key, choices) : fallback;
 }
 
+namespace {
+// Native instances own the sensors and actuators bound to them; "" when id may be used, else the reason.
+std::string binding_problem(const mjModel* m, mjtObj type, int id, int instance) {
+  if (instance < 0) return "";
+  const int* bound = type == mjOBJ_SENSOR ? m->sensor_plugin : type == mjOBJ_ACTUATOR ? m->actuator_plugin : nullptr;
+  if (!bound || bound[id] == instance) return "";
+  const std::string what = type == mjOBJ_SENSOR ? "sensor" : "actuator";
+  return what + " " + object_label(m, type, id) + " is not bound to this instance (declare it as <" + what +
+         "><plugin instance=\"" + (m->names + m->name_pluginadr[instance]) + "\" .../>)";
+}
+}  // namespace
+
 int Config::get_object(const std::string& key, mjtObj type) const {
   const std::string& name = raw(key);
   const int id = mj_name2id(m_, type, name.c_str());
   if (id < 0) fail(key, std::string("no ") + object_type_name(type) + " named " + quoted(name) + " in the model");
+  const std::string problem = binding_problem(m_, type, id, native_instance_);
+  if (!problem.empty()) fail(key, problem);
   return id;
 }
 
@@ -181,7 +195,9 @@ std::vector<int> Config::get_objects(const std::string& key, mjtObj type, bool a
       case mjOBJ_SENSOR: n = m_->nsensor; break;
       default: fail(key, "'all' is not supported for this kind of object");
     }
-    for (int i = 0; i < n; ++i) ids.push_back(i);
+    for (int i = 0; i < n; ++i) {
+      if (binding_problem(m_, type, i, native_instance_).empty()) ids.push_back(i);  // native: "all" bound to it
+    }
     return ids;
   }
   for (const std::string& name : split_commas(value)) {
@@ -191,6 +207,8 @@ std::vector<int> Config::get_objects(const std::string& key, mjtObj type, bool a
     for (int other : ids) {
       if (other == id) fail(key, quoted(name) + " is listed twice");
     }
+    const std::string problem = binding_problem(m_, type, id, native_instance_);
+    if (!problem.empty()) fail(key, problem);
     ids.push_back(id);
   }
   return ids;

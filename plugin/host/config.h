@@ -35,6 +35,13 @@ class Config {
   Config(const mjModel* m, std::string instance, std::string type, std::function<std::string()> locate,
          std::vector<std::pair<std::string, std::string>> values);
 
+  // Marks this as native plugin instance `id` of the model (<extension><plugin plugin="mjhand.TYPE"><instance>):
+  // sensors and actuators it names must then be bound to it (<sensor><plugin instance=...>, <actuator><plugin ...>).
+  void set_native_instance(int id) { native_instance_ = id; }
+  // True for a native instance (false for a callback-host instance declared in <custom><text name="mjhand:...">).
+  bool native() const { return native_instance_ >= 0; }
+  int native_instance() const { return native_instance_; }
+
   const mjModel* model() const { return m_; }
   const std::string& instance() const { return instance_; }
   const std::string& type() const { return type_; }
@@ -80,6 +87,7 @@ class Config {
   std::vector<std::string> order_;  // keys as written, for deterministic messages
   std::map<std::string, std::string> origins_;
   mutable std::set<std::string> used_;
+  int native_instance_ = -1;
 };
 
 // Human name of an MJCF object type for messages ("joint", "site", ...).

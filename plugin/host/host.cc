@@ -10,6 +10,7 @@
 
 #include "host/dispatch.h"
 #include "host/registry.h"
+#include "native/native_plugins.h"
 #include "io/text_file.h"
 
 namespace mjhand {
@@ -195,11 +196,27 @@ std::unique_ptr<Host> Host::attach(const mjModel* m, const AttachOptions& option
   host->instances_ = create_instances(m, options);
   for (const ConfigOverride& o : options.overrides) {
     if (!host->find(o.instance)) {
+      if (mj_name2id(m, mjOBJ_PLUGIN, o.instance.c_str()) >= 0) {
+        throw ConfigError(o.origin + ": plugin instance '" + o.instance + "' is a native MuJoCo plugin (<extension>); " +
+                          "changing its configuration from the command line is not supported yet: edit its " +
+                          "<config key=\"" + o.key + "\"> in the model");
+      }
       std::string known;
       for (const Instance& inst : host->instances_) known += (known.empty() ? "" : ", ") + inst.name;
       throw ConfigError(o.origin + ": no plugin instance named '" + o.instance + "' in the model (instances: " +
                         (known.empty() ? "none" : known) + ")");
     }
+  }
+  for (int i = 0; i < m->nplugin; ++i) {
+    const std::string type = native_type(m, i);
+    if (type.empty()) continue;
+    Instance inst;
+    inst.name = m->names + m->name_pluginadr[i];
+    inst.type = type;
+    inst.plugin = create_native_plugin(m, i);
+    inst.config = native_config(m, i);
+    inst.native_id = i;
+    host->natives_.push_back(std::move(inst));
   }
   host->enabled_.reset(new std::atomic<bool>[host->instances_.size()]);
   for (size_t k = 0; k < host->instances_.size(); ++k) host->enabled_[k].store(true);
@@ -247,8 +264,23 @@ Host::~Host() {
   if (registered_) dispatch::unregister_host(m_, this);
 }
 
+std::vector<const Instance*> Host::all_instances() const {
+  std::vector<const Instance*> out;
+  for (const Instance& i : instances_) out.push_back(&i);
+  for (const Instance& i : natives_) out.push_back(&i);
+  return out;
+}
+
 const Instance* Host::find(const std::string& name) const {
   for (const Instance& inst : instances_) {
+    if (inst.name == name) return &inst;
+  }
+  return nullptr;
+}
+
+const Instance* Host::find_any(const std::string& name) const {
+  if (const Instance* inst = find(name)) return inst;
+  for (const Instance& inst : natives_) {
     if (inst.name == name) return &inst;
   }
   return nullptr;

@@ -38,6 +38,9 @@ struct Instance {
   std::unique_ptr<Plugin> plugin;
   // Its configuration as resolved (MJCF keys, then overrides), in declaration order: what a viewer shows and edits.
   std::vector<std::pair<std::string, std::string>> config;
+  // >= 0: a native MuJoCo plugin instance (<extension>) with this id, run by MuJoCo itself; the host only lists it
+  // (plugin is an inspection copy; its state is native_state(m, d, native_id), not d->userdata).
+  int native_id = -1;
 };
 
 class Host {
@@ -52,8 +55,14 @@ class Host {
 
   const mjModel* model() const { return m_; }
   const std::vector<Instance>& instances() const { return instances_; }
-  // The instance called `name`, or nullptr.
+  // The model's native mjhand plugin instances (<extension><plugin plugin="mjhand.TYPE">), in declaration order.
+  const std::vector<Instance>& native_instances() const { return natives_; }
+  // Both kinds, callback-host instances first: for programs that list or inspect instances.
+  std::vector<const Instance*> all_instances() const;
+  // The callback-host instance called `name`, or nullptr.
   const Instance* find(const std::string& name) const;
+  // The instance called `name` of either kind (callback-host or native), or nullptr.
+  const Instance* find_any(const std::string& name) const;
   // Switches instance `name` off or on for every mjData of this model (a model-wide switch, like MuJoCo's
   // eq_active). Off removes its effect: control and passive are skipped, its sensors read 0 and its user actuators
   // give zero force; its state is kept, so switching back on resumes. Throws ConfigError for an unknown name.
@@ -105,6 +114,7 @@ class Host {
 
   const mjModel* m_;
   std::vector<Instance> instances_;
+  std::vector<Instance> natives_;
   std::vector<const Instance*> control_, passive_, sensor_;
   std::vector<int> actuator_owner_;  // nu entries: index into instances_ or -1
   // One flag per instance; atomic because a viewer flips it while a simulation thread steps.

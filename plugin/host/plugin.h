@@ -37,6 +37,12 @@ class Plugin {
   virtual void passive(const mjModel* m, mjData* d, mjtNum* state) const;
   // kCapSensor. stage is mjSTAGE_POS/VEL/ACC; write only the sensordata of owned sensors of that stage.
   virtual void sensor(const mjModel* m, mjData* d, int stage, mjtNum* state) const;
+  // kCapSensor, native plugins: number of values this instance writes into owned sensor `sensor_id` (MuJoCo sizes
+  // a <sensor><plugin> by it; 0 = not owned).
+  virtual int sensor_width(int sensor_id) const {
+    (void)sensor_id;
+    return 0;
+  }
   // kCapActuator: gain, bias and activation derivative of owned user actuator `id`.
   virtual mjtNum actuator_gain(const mjModel* m, const mjData* d, int id, const mjtNum* state) const;
   virtual mjtNum actuator_bias(const mjModel* m, const mjData* d, int id, const mjtNum* state) const;

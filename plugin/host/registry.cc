@@ -46,8 +46,9 @@ std::vector<std::string> PluginRegistry::names() const {
   return out;
 }
 
-void register_plugin_type(const std::string& name, const std::string& summary, PluginFactory factory) {
-  PluginRegistry::global().add({name, summary, std::move(factory)});
+void register_plugin_type(const std::string& name, const std::string& summary, PluginFactory factory,
+                          std::vector<std::string> keys, int sensor_stage) {
+  PluginRegistry::global().add({name, summary, std::move(factory), std::move(keys), sensor_stage});
 }
 
 }  // namespace mjhand

@@ -19,6 +19,10 @@ struct PluginType {
   std::string name;
   std::string summary;  // one line for `--help` listings
   PluginFactory factory;
+  // For the native registration as MuJoCo plugin "mjhand.<name>" (plugin/native): every configuration key the
+  // factory may read (MuJoCo rejects any other <config key>), and the stage its sensors are computed at.
+  std::vector<std::string> keys;
+  int sensor_stage = mjSTAGE_POS;
 };
 
 class PluginRegistry {
@@ -39,7 +43,9 @@ class PluginRegistry {
 };
 
 // Registers a user-defined plugin type with the global registry (call before attaching models that use it).
-void register_plugin_type(const std::string& name, const std::string& summary, PluginFactory factory);
+// With `keys`, register_native_plugins() also offers it to MuJoCo as native plugin "mjhand.<name>".
+void register_plugin_type(const std::string& name, const std::string& summary, PluginFactory factory,
+                          std::vector<std::string> keys = {}, int sensor_stage = mjSTAGE_POS);
 
 // Adds mjhand's own plugin types; defined in builtin_plugins.cc, where later features list theirs.
 void register_builtin_plugins(PluginRegistry& registry);

@@ -31,6 +31,9 @@ class ContactDetection : public Plugin {
     if (where_ >= 0) claim_sensor(where_);
   }
   int capabilities() const override { return kCapSensor; }
+  int sensor_width(int id) const override {
+    return id == signal_ ? layout_.channels() : id == where_ ? 6 * layout_.channels() : 0;
+  }
   int nstate() const override { return 1 + 2 * layout_.channels(); }
   void reset(const mjModel*, const mjData* d, mjtNum* state) const override {
     state[0] = d->time - 1;  // the first evaluation is a new sample
@@ -95,6 +98,7 @@ class ContactDetection : public Plugin {
 };
 
 void check_user_sensor(const mjModel* m, const Config& cfg, const std::string& key, int s, int dim) {
+  if (cfg.native()) return;  // a native <sensor><plugin> is sized by sensor_width, computed at the acc stage
   const std::string label = object_label(m, mjOBJ_SENSOR, s);
   if (m->sensor_type[s] != mjSENS_USER) cfg.fail(key, "sensor " + label + " is not a <user> sensor");
   if (m->sensor_needstage[s] != mjSTAGE_ACC) {

@@ -13,6 +13,7 @@ namespace {
 struct Output {
   int sensor;  // sensor id
   int chain;   // index into the chains
+  int dim;     // 3 (tip position) or 4 (+ manipulability)
 };
 
 // Chains stay in the palm frame (the constant part); the palm's world pose is read from mjData at every call.
@@ -24,6 +25,12 @@ class FingertipKinematics : public Plugin {
     for (const Output& o : outputs_) claim_sensor(o.sensor);
   }
   int capabilities() const override { return kCapSensor; }
+  int sensor_width(int id) const override {
+    for (const Output& o : outputs_) {
+      if (o.sensor == id) return o.dim;
+    }
+    return 0;
+  }
 
   void sensor(const mjModel* m, mjData* d, int stage, mjtNum*) const override {
     if (stage != mjSTAGE_POS) return;
@@ -33,7 +40,7 @@ class FingertipKinematics : public Plugin {
       const ModelChain& mc = chains_[o.chain];
       gather_joint_positions(mc, d->qpos, q);
       mjtNum* out = d->sensordata + m->sensor_adr[o.sensor];
-      const bool manipulability = m->sensor_dim[o.sensor] == 4;
+      const bool manipulability = o.dim == 4;
       const Eigen::Isometry3d tip_in_palm = tip_pose_and_jacobian(mc.chain, q, manipulability ? jac : nullptr);
       // xpos/xmat are valid at the position stage; a rotation leaves sqrt(det(Jp Jp^T)) unchanged.
       const Eigen::Vector3d p = body_pose(d, mc.palm_body) * tip_in_palm.translation();
@@ -66,12 +73,16 @@ std::unique_ptr<Plugin> make_fingertip_kinematics_plugin(const mjModel* m, const
   for (const ModelChain& mc : chains) {
     if (mc.chain.dof() > kMaxStackChainDof) cfg.fail("finger chain with more than 32 joints is not supported");
   }
+  // Native sensors have no declared dim: manipulability=true asks for the 4th value.
+  const int dim = cfg.native() && cfg.get_bool_or("manipulability", false) ? 4 : 3;
   std::vector<Output> outputs;
   for (int s : sensors) {
     const std::string label = object_label(m, mjOBJ_SENSOR, s);
     if (m->sensor_objtype[s] != mjOBJ_SITE) cfg.fail("sensors", "sensor " + label + " needs objtype=\"site\"");
-    if (m->sensor_needstage[s] != mjSTAGE_POS) cfg.fail("sensors", "sensor " + label + " needs needstage=\"pos\"");
-    if (m->sensor_dim[s] != 3 && m->sensor_dim[s] != 4) cfg.fail("sensors", "sensor " + label + " needs dim 3 or 4");
+    if (!cfg.native()) {
+      if (m->sensor_needstage[s] != mjSTAGE_POS) cfg.fail("sensors", "sensor " + label + " needs needstage=\"pos\"");
+      if (m->sensor_dim[s] != 3 && m->sensor_dim[s] != 4) cfg.fail("sensors", "sensor " + label + " needs dim 3 or 4");
+    }
     int found = -1;
     for (size_t c = 0; c < chains.size(); ++c) {
       if (chains[c].tip_site == m->sensor_objid[s]) found = static_cast<int>(c);
@@ -80,7 +91,7 @@ std::unique_ptr<Plugin> make_fingertip_kinematics_plugin(const mjModel* m, const
       cfg.fail("sensors", "sensor " + label + " is on site " + object_label(m, mjOBJ_SITE, m->sensor_objid[s]) +
                               ", which is not the tip of an embedded finger chain");
     }
-    outputs.push_back({s, found});
+    outputs.push_back({s, found, cfg.native() ? dim : m->sensor_dim[s]});
   }
   return std::make_unique<FingertipKinematics>(std::move(chains), std::move(outputs));
 }

@@ -252,6 +252,9 @@ class GraspAnalysis : public Plugin {
       : hand_(std::move(hand)), s_(std::move(s)), pool_(m, hand_, s_) {
     claim_sensor(s_.sensor);
   }
+  int sensor_width(int id) const override {
+    return id == s_.sensor ? static_cast<int>(s_.outputs.size()) : 0;
+  }
   int capabilities() const override { return kCapSensor; }
   int nstate() const override { return s_.epsilon == EpsilonMode::kOff ? 0 : 3; }
   const HandModel& hand() const { return hand_; }
@@ -381,19 +384,21 @@ std::unique_ptr<Plugin> make_grasp_analysis_plugin(const mjModel* m, const Confi
 
   s.sensor = cfg.get_object("sensor", mjOBJ_SENSOR);
   const std::string label = object_label(m, mjOBJ_SENSOR, s.sensor);
-  if (m->sensor_type[s.sensor] != mjSENS_USER) cfg.fail("sensor", "sensor " + label + " is not a <user> sensor");
-  if (m->sensor_needstage[s.sensor] != mjSTAGE_ACC) {
-    cfg.fail("sensor", "sensor " + label +
-                           " needs needstage=\"acc\" (contact forces are known only after the constraint solver)");
-  }
-  if (m->sensor_datatype[s.sensor] != mjDATATYPE_REAL) {
-    cfg.fail("sensor", "sensor " + label + " needs datatype=\"real\" (the cone margin can be negative)");
-  }
-  if (m->sensor_dim[s.sensor] != static_cast<int>(s.outputs.size())) {
-    std::string names;
-    for (GraspMetric g : s.outputs) names += (names.empty() ? "" : ",") + std::string(metric_name(g));
-    cfg.fail("sensor", "sensor " + label + " has dim " + std::to_string(m->sensor_dim[s.sensor]) + " but writes " +
-                           std::to_string(s.outputs.size()) + " values (" + names + ")");
+  if (!cfg.native()) {  // a native <sensor><plugin> is sized by sensor_width and computed at the type's stage (acc)
+    if (m->sensor_type[s.sensor] != mjSENS_USER) cfg.fail("sensor", "sensor " + label + " is not a <user> sensor");
+    if (m->sensor_needstage[s.sensor] != mjSTAGE_ACC) {
+      cfg.fail("sensor", "sensor " + label +
+                             " needs needstage=\"acc\" (contact forces are known only after the constraint solver)");
+    }
+    if (m->sensor_datatype[s.sensor] != mjDATATYPE_REAL) {
+      cfg.fail("sensor", "sensor " + label + " needs datatype=\"real\" (the cone margin can be negative)");
+    }
+    if (m->sensor_dim[s.sensor] != static_cast<int>(s.outputs.size())) {
+      std::string names;
+      for (GraspMetric g : s.outputs) names += (names.empty() ? "" : ",") + std::string(metric_name(g));
+      cfg.fail("sensor", "sensor " + label + " has dim " + std::to_string(m->sensor_dim[s.sensor]) + " but writes " +
+                             std::to_string(s.outputs.size()) + " values (" + names + ")");
+    }
   }
 
   // The conditions hand_from_finger_roots / hand_from_palm reject, checked here first so that the message names

@@ -10,8 +10,10 @@
 #include <string>
 
 #include "render/image.h"
+#include "native/native_plugins.h"
 
 int main(int argc, char** argv) {
+  mjhand::register_native_plugins();  // "mjhand.*" plugins known to MuJoCo before any model loads
   using namespace mjhand::render;
   const std::string cmd = argc > 1 ? argv[1] : "";
   try {

@@ -1,0 +1,382 @@
+#include "native/native_plugins.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "host/config.h"
+#include "host/registry.h"
+
+namespace mjhand {
+
+namespace {
+
+// plugin_state of an instance: [0] 1 once its own state was initialised from mjData (a reset sets 0, so the next
+// compute initialises it from the reset mjData, as Plugin::reset needs d), [1] 1 = on, then Plugin::nstate() entries.
+constexpr int kHeader = 2;
+
+// What init builds per mjData (d->plugin_data[instance]); never shared between mjData, so no locks.
+struct NativeInstance {
+  std::unique_ptr<Plugin> plugin;
+  const PluginType* type = nullptr;
+  int caps = 0;
+  std::vector<int> sensors;    // owned sensors (bound to this instance)
+  std::vector<int> ctrl_ids;   // actuators whose ctrl a control-capability plugin writes: its force outputs
+  std::vector<mjtNum> saved;   // the user's ctrl of ctrl_ids, kept while the controller runs (sized once)
+  std::vector<int> actuators;  // user-actuator (gain/bias/dyn) plugins: the actuators they serve
+  long faults = 0;
+  std::string first_fault;
+};
+
+std::string instance_name(const mjModel* m, int instance) { return m->names + m->name_pluginadr[instance]; }
+
+const PluginType* type_of(const mjModel* m, int instance) {
+  const mjpPlugin* p = mjp_getPluginAtSlot(m->plugin[instance]);
+  const size_t n = std::strlen(kNativePrefix);
+  if (!p || !p->name || std::strncmp(p->name, kNativePrefix, n) != 0) return nullptr;
+  return PluginRegistry::global().find(p->name + n);
+}
+
+bool is_bad(mjtNum v) { return !(std::fabs(v) <= mjMAXVAL); }  // NaN fails every comparison
+
+// Creates and validates the instance's Plugin; throws ConfigError naming instance, key, value and reason.
+std::unique_ptr<Plugin> create(const mjModel* m, int instance, const PluginType& type) {
+  const std::string name = instance_name(m, instance);
+  Config cfg(m, name, type.name, [name] { return "<instance name=\"" + name + "\">"; }, native_config(m, instance));
+  cfg.set_native_instance(instance);
+  std::unique_ptr<Plugin> plugin = type.factory(m, cfg);
+  if (!plugin) cfg.fail("the factory returned no plugin");
+  cfg.check_all_used();
+  if (plugin->nstate() < 0) cfg.fail("negative state size");
+  const int caps = plugin->capabilities();
+  for (int s = 0; s < m->nsensor; ++s) {
+    if (m->sensor_plugin[s] != instance) continue;
+    bool owned = false;
+    for (int id : plugin->owned_sensors()) owned = owned || id == s;
+    if (!owned) {
+      cfg.fail("sensor " + object_label(m, mjOBJ_SENSOR, s) + " is bound to this instance, but its configuration " +
+               "does not name it (so nothing would write it)");
+    }
+  }
+  for (int a = 0; a < m->nu; ++a) {
+    if (m->actuator_plugin[a] != instance) continue;
+    bool owned = false;
+    for (int id : plugin->owned_ctrls()) owned = owned || id == a;
+    for (int id : plugin->owned_actuators()) owned = owned || id == a;
+    if (!owned) {
+      cfg.fail("actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " is bound to this instance, but its " +
+               "configuration does not name it (it would give no force)");
+    }
+  }
+  if ((caps & kCapControl) && (caps & kCapActuator)) cfg.fail("a type may not both control and serve actuators");
+  return plugin;
+}
+
+// Runs f, turning any exception into `error` (MuJoCo's C frames must never see one).
+template <typename F>
+bool guarded(char* error, size_t size, F&& f) {
+  try {
+    f();
+    return true;
+  } catch (const std::exception& e) {
+    std::snprintf(error, size, "mjhand: %s", e.what());
+  } catch (...) {
+    std::snprintf(error, size, "mjhand: unknown error");
+  }
+  return false;
+}
+
+NativeInstance* get(const mjData* d, int instance) {
+  return reinterpret_cast<NativeInstance*>(d->plugin_data[instance]);
+}
+
+bool make_instance(const mjModel* m, mjData* d, int instance, char* error, size_t size) {
+  return guarded(error, size, [&] {
+    const PluginType* type = type_of(m, instance);
+    if (!type) throw ConfigError("plugin instance '" + instance_name(m, instance) + "' has no mjhand type");
+    auto ni = std::make_unique<NativeInstance>();
+    ni->plugin = create(m, instance, *type);
+    ni->type = type;
+    ni->caps = ni->plugin->capabilities();
+    ni->sensors = ni->plugin->owned_sensors();
+    ni->ctrl_ids = ni->plugin->owned_ctrls();
+    ni->saved.assign(ni->ctrl_ids.size(), 0.0);
+    ni->actuators = ni->plugin->owned_actuators();
+    d->plugin_data[instance] = reinterpret_cast<uintptr_t>(ni.release());
+  });
+}
+
+// The rare path: counts the fault and describes the first one.
+void record(const mjModel* m, const mjData* d, int instance, NativeInstance& ni, const char* what, mjtObj type,
+            int id, mjtNum value) {
+  if (ni.faults++ > 0) return;
+  char text[512];
+  std::snprintf(text, sizeof(text), "instance '%s' (%s) wrote %g into %s of %s %s at t = %g s (replaced by 0)",
+                instance_name(m, instance).c_str(), ni.type->name.c_str(), value, what, object_type_name(type),
+                object_label(m, type, id).c_str(), d->time);
+  ni.first_fault = text;
+  mju_warning("mjhand: %s", text);
+}
+
+mjtNum* state_of(const mjModel* m, mjData* d, int instance) { return d->plugin_state + m->plugin_stateadr[instance]; }
+
+// Initialises the instance's state from d on the first call after a reset; returns whether it is on.
+bool ready(const mjModel* m, mjData* d, int instance, NativeInstance& ni) {
+  mjtNum* s = state_of(m, d, instance);
+  if (s[0] == 0) {
+    ni.plugin->reset(m, d, s + kHeader);
+    s[0] = 1;
+  }
+  return s[1] != 0;
+}
+
+mjtNum clamped_ctrl(const mjModel* m, int a, mjtNum v) {
+  if (!m->actuator_ctrllimited[a]) return v;
+  return mju_clip(v, m->actuator_ctrlrange[2 * a], m->actuator_ctrlrange[2 * a + 1]);
+}
+
+void compute_sensors(const mjModel* m, mjData* d, int instance, NativeInstance& ni, bool on) {
+  for (int s : ni.sensors) std::fill_n(d->sensordata + m->sensor_adr[s], m->sensor_dim[s], 0.0);
+  if (!on) return;  // a switched-off sensor reads 0, never a stale value
+  ni.plugin->sensor(m, d, ni.type->sensor_stage, state_of(m, d, instance) + kHeader);
+  for (int s : ni.sensors) {
+    mjtNum* v = d->sensordata + m->sensor_adr[s];
+    for (int c = 0; c < m->sensor_dim[s]; ++c) {
+      if (!is_bad(v[c])) continue;
+      record(m, d, instance, ni, "sensordata", mjOBJ_SENSOR, s, v[c]);
+      v[c] = 0;
+    }
+  }
+}
+
+void compute_passive(const mjModel* m, mjData* d, int instance, NativeInstance& ni, bool on) {
+  if (!on) return;
+  ni.plugin->passive(m, d, state_of(m, d, instance) + kHeader);
+  for (int i = 0; i < m->nv; ++i) {
+    if (!is_bad(d->qfrc_passive[i])) continue;
+    record(m, d, instance, ni, "qfrc_passive", mjOBJ_DOF, i, d->qfrc_passive[i]);
+    d->qfrc_passive[i] = 0;
+  }
+}
+
+// A controller writes the ctrl of its own actuators, as it would for motors; here that value, clamped to the
+// actuator's ctrlrange like a motor's ctrl, becomes the actuator's force, and the user's ctrl is put back.
+void compute_control(const mjModel* m, mjData* d, int instance, NativeInstance& ni, bool on) {
+  const size_t n = ni.ctrl_ids.size();
+  for (size_t i = 0; i < n; ++i) ni.saved[i] = d->ctrl[ni.ctrl_ids[i]];
+  if (on) ni.plugin->control(m, d, state_of(m, d, instance) + kHeader);
+  for (size_t i = 0; i < n; ++i) {
+    const int a = ni.ctrl_ids[i];
+    mjtNum u = on ? clamped_ctrl(m, a, d->ctrl[a]) : 0.0;
+    if (is_bad(u)) {
+      record(m, d, instance, ni, "the force", mjOBJ_ACTUATOR, a, u);
+      u = 0;
+    }
+    d->actuator_force[a] = u;
+    d->ctrl[a] = ni.saved[i];
+  }
+}
+
+// User actuators (MuJoCo 2.2.2's gain/bias/dyn "user"): force = gain * (act or ctrl) + bias, as MuJoCo forms it.
+void compute_actuators(const mjModel* m, mjData* d, int instance, NativeInstance& ni, bool on) {
+  const mjtNum* s = state_of(m, d, instance) + kHeader;
+  for (int a : ni.actuators) {
+    mjtNum f = 0;
+    if (on) {
+      const mjtNum input = m->actuator_actnum[a] > 0 ? d->act[m->actuator_actadr[a] + m->actuator_actnum[a] - 1]
+                                                     : clamped_ctrl(m, a, d->ctrl[a]);
+      f = ni.plugin->actuator_gain(m, d, a, s) * input + ni.plugin->actuator_bias(m, d, a, s);
+    }
+    if (is_bad(f)) {
+      record(m, d, instance, ni, "the force", mjOBJ_ACTUATOR, a, f);
+      f = 0;
+    }
+    d->actuator_force[a] = f;
+  }
+}
+
+// ---- the mjpPlugin callbacks -----------------------------------------------------------------------------------
+
+int cb_nstate(const mjModel* m, int instance) {
+  const PluginType* type = type_of(m, instance);
+  int n = 0;
+  char error[64];
+  // An invalid configuration is reported by init, which MuJoCo runs while compiling; here it just sizes nothing.
+  if (type) guarded(error, sizeof(error), [&] { n = create(m, instance, *type)->nstate(); });
+  return kHeader + n;
+}
+
+int cb_nsensordata(const mjModel* m, int instance, int sensor_id) {
+  const PluginType* type = type_of(m, instance);
+  int n = 0;
+  char error[64];
+  if (type) guarded(error, sizeof(error), [&] { n = create(m, instance, *type)->sensor_width(sensor_id); });
+  return n > 0 ? n : 1;  // init then names the problem
+}
+
+int cb_init(const mjModel* m, mjData* d, int instance) {
+  char error[1000];
+  if (!make_instance(m, d, instance, error, sizeof(error))) {
+    // While MuJoCo compiles a model this becomes its load error ("Error: engine error: mjhand: ...").
+    mju_error("%s", error);
+    return -1;
+  }
+  return 0;
+}
+
+void cb_destroy(mjData* d, int instance) {
+  delete get(d, instance);
+  d->plugin_data[instance] = 0;
+}
+
+void cb_copy(mjData* dest, const mjModel* m, const mjData* src, int instance) {
+  (void)src;  // the state travels in plugin_state; the configured object is rebuilt for dest
+  cb_destroy(dest, instance);
+  cb_init(m, dest, instance);
+}
+
+void cb_reset(const mjModel* m, mjtNum* state, void* data, int instance) {
+  std::fill_n(state, m->plugin_statenum[instance], 0.0);
+  state[1] = 1;  // on
+  if (auto* ni = static_cast<NativeInstance*>(data)) {
+    ni->faults = 0;
+    ni->first_fault.clear();
+  }
+}
+
+void cb_compute(const mjModel* m, mjData* d, int instance, int capability) {
+  NativeInstance* ni = get(d, instance);
+  if (!ni) return;
+  const bool on = ready(m, d, instance, *ni);
+  if (capability & mjPLUGIN_SENSOR) {
+    if (ni->caps & kCapSensor) compute_sensors(m, d, instance, *ni, on);
+  } else if (capability & mjPLUGIN_PASSIVE) {
+    if (ni->caps & kCapPassive) compute_passive(m, d, instance, *ni, on);
+  } else if (capability & mjPLUGIN_ACTUATOR) {
+    if (ni->caps & kCapControl) compute_control(m, d, instance, *ni, on);
+    if (ni->caps & kCapActuator) compute_actuators(m, d, instance, *ni, on);
+  }
+}
+
+void cb_act_dot(const mjModel* m, mjData* d, int instance) {
+  NativeInstance* ni = get(d, instance);
+  if (!ni || !(ni->caps & kCapActuator)) return;
+  const bool on = ready(m, d, instance, *ni);
+  const mjtNum* s = state_of(m, d, instance) + kHeader;
+  for (int a : ni->actuators) {
+    if (m->actuator_actnum[a] == 0) continue;
+    mjtNum v = on ? ni->plugin->actuator_dyn(m, d, a, s) : 0.0;  // off: frozen activation
+    if (is_bad(v)) {
+      record(m, d, instance, *ni, "act_dot", mjOBJ_ACTUATOR, a, v);
+      v = 0;
+    }
+    d->act_dot[m->actuator_actadr[a] + m->actuator_actnum[a] - 1] = v;
+  }
+}
+
+// Names and attribute lists handed to MuJoCo must outlive the registration: kept here for the process.
+struct Registered {
+  std::string name;
+  std::vector<const char*> attributes;
+};
+
+}  // namespace
+
+int register_native_plugins() {
+  static std::mutex mu;
+  static std::vector<std::unique_ptr<Registered>> done;
+  std::lock_guard<std::mutex> lock(mu);
+  PluginRegistry& registry = PluginRegistry::global();
+  for (const std::string& type_name : registry.names()) {
+    const PluginType* type = registry.find(type_name);
+    if (type->keys.empty()) continue;  // not offered natively
+    const std::string name = kNativePrefix + type_name;
+    int slot = -1;
+    if (mjp_getPlugin(name.c_str(), &slot)) continue;  // already known to this libmujoco
+    auto r = std::make_unique<Registered>();
+    r->name = name;
+    for (const std::string& k : type->keys) r->attributes.push_back(k.c_str());  // registry entries are never freed
+    mjpPlugin p;
+    mjp_defaultPlugin(&p);
+    p.name = r->name.c_str();
+    p.nattribute = static_cast<int>(r->attributes.size());
+    p.attributes = r->attributes.data();
+    // Every type offers all three: which ones an instance uses depends on its configuration, and a capability an
+    // instance does not use costs one early return per stage.
+    p.capabilityflags = mjPLUGIN_ACTUATOR | mjPLUGIN_SENSOR | mjPLUGIN_PASSIVE;
+    p.needstage = type->sensor_stage;
+    p.nstate = cb_nstate;
+    p.nsensordata = cb_nsensordata;
+    p.init = cb_init;
+    p.destroy = cb_destroy;
+    p.copy = cb_copy;
+    p.reset = cb_reset;
+    p.compute = cb_compute;
+    p.actuator_act_dot = cb_act_dot;
+    mjp_registerPlugin(&p);
+    done.push_back(std::move(r));
+  }
+  int count = 0;
+  for (const std::string& type_name : registry.names()) {
+    int slot = -1;
+    count += mjp_getPlugin((kNativePrefix + type_name).c_str(), &slot) != nullptr;
+  }
+  return count;
+}
+
+std::unique_ptr<Plugin> create_native_plugin(const mjModel* m, int instance) {
+  const PluginType* type = instance >= 0 && instance < m->nplugin ? type_of(m, instance) : nullptr;
+  if (!type) throw ConfigError("plugin instance #" + std::to_string(instance) + " is not an mjhand plugin");
+  return create(m, instance, *type);
+}
+
+std::string native_type(const mjModel* m, int instance) {
+  const PluginType* t = instance >= 0 && instance < m->nplugin ? type_of(m, instance) : nullptr;
+  return t ? t->name : "";
+}
+
+const Plugin* native_plugin(const mjModel* m, const mjData* d, int instance) {
+  if (native_type(m, instance).empty()) return nullptr;
+  const NativeInstance* ni = get(d, instance);
+  return ni ? ni->plugin.get() : nullptr;
+}
+
+mjtNum* native_state(const mjModel* m, mjData* d, int instance) { return state_of(m, d, instance) + kHeader; }
+
+int native_state_size(const mjModel* m, int instance) { return m->plugin_statenum[instance] - kHeader; }
+
+void set_native_enabled(const mjModel* m, mjData* d, int instance, bool on) {
+  state_of(m, d, instance)[1] = on ? 1 : 0;
+}
+
+bool native_enabled(const mjModel* m, const mjData* d, int instance) {
+  return d->plugin_state[m->plugin_stateadr[instance] + 1] != 0;
+}
+
+NativeFaults native_faults(const mjModel* m, const mjData* d) {
+  NativeFaults out;
+  for (int i = 0; i < m->nplugin; ++i) {
+    if (native_type(m, i).empty()) continue;
+    const NativeInstance* ni = get(d, i);
+    if (!ni || ni->faults == 0) continue;
+    if (out.count == 0) out.first = ni->first_fault;
+    out.count += ni->faults;
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> native_config(const mjModel* m, int instance) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const PluginType* type = type_of(m, instance);
+  if (!type) return out;
+  for (const std::string& key : type->keys) {
+    const char* v = mj_getPluginConfig(m, instance, key.c_str());
+    if (v && *v) out.emplace_back(key, v);
+  }
+  return out;
+}
+
+}  // namespace mjhand

@@ -1,0 +1,195 @@
+// mjhand's types as native MuJoCo plugins (plugin/native): registration and declared keys, errors at load time,
+// state in mjData, the posture servo against MuJoCo's own position servo, and the grasp sensor in the native scene.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <dirent.h>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <string>
+
+#include "host/config.h"
+#include "host/host.h"
+#include "host/registry.h"
+#include "native/native_plugins.h"
+#include "test_util.h"
+
+using mjhand::DataPtr;
+using mjhand::ModelPtr;
+using mjhand_test::load_xml_string;
+using mjhand_test::source_path;
+
+namespace {
+
+std::string load_error(const std::string& xml) {
+  try {
+    load_xml_string(xml);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A hinge finger with one plugin actuator served by a native posture instance.
+std::string posture_xml(const std::string& config, const std::string& actuator = "<plugin name=\"a\" joint=\"j\" instance=\"p\"/>") {
+  return R"(<mujoco><extension><plugin plugin="mjhand.posture"><instance name="p">)" + config +
+         R"(</instance></plugin></extension>
+    <worldbody><body><joint name="j" axis="0 1 0" damping="0.1"/><geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.01"/>
+    </body></worldbody><actuator>)" + actuator + "</actuator></mujoco>";
+}
+
+std::vector<std::string> files_with(const std::string& dir, const std::string& ext) {
+  std::vector<std::string> out;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      const std::string n = e->d_name;
+      if (n.size() > ext.size() && n.compare(n.size() - ext.size(), ext.size(), ext) == 0) out.push_back(dir + "/" + n);
+    }
+    closedir(d);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("native: every mjhand type is registered with MuJoCo as mjhand.<type>", "[native]") {
+  const int n = mjhand::register_native_plugins();
+  CHECK(n == static_cast<int>(mjhand::PluginRegistry::global().names().size()));
+  CHECK(mjhand::register_native_plugins() == n);  // idempotent: registering twice would be MuJoCo's error
+  for (const std::string& t : mjhand::PluginRegistry::global().names()) {
+    int slot = -1;
+    CAPTURE(t);
+    const mjpPlugin* p = mjp_getPlugin(("mjhand." + t).c_str(), &slot);
+    REQUIRE(p != nullptr);
+    CHECK(p->nattribute == static_cast<int>(mjhand::PluginRegistry::global().find(t)->keys.size()));
+  }
+}
+
+TEST_CASE("native: every key written in an mjhand model or test is a declared attribute of its type", "[native]") {
+  // Until every model is native, the callback-host declarations (<text name="mjhand:..." data="type=T k=v ...">)
+  // in models/ and tests/ are the record of which keys each type takes: each must be one MuJoCo would accept.
+  const std::regex text(R"(name=\\?"mjhand:[^"\\]*\\?"\s+data=\\?"([^"\\]*))");
+  int checked = 0;
+  std::vector<std::string> files = files_with(source_path("models"), ".xml");
+  for (const auto& f : files_with(source_path("tests"), ".cc")) files.push_back(f);
+  for (const std::string& file : files) {
+    const std::string content = mjhand_test::read_all(file);
+    for (std::sregex_iterator it(content.begin(), content.end(), text), end; it != end; ++it) {
+      std::vector<std::pair<std::string, std::string>> kv;
+      try {
+        kv = mjhand::parse_key_values((*it)[1].str(), [] { return std::string("test"); });
+      } catch (const std::exception&) {
+        continue;  // the deliberately malformed declarations of the bad-input tests
+      }
+      std::string type;
+      for (const auto& [k, v] : kv) {
+        if (k == "type") type = v;
+      }
+      const mjhand::PluginType* t = mjhand::PluginRegistry::global().find(type);
+      if (!t) continue;  // a test's unknown type, on purpose
+      const std::set<std::string> keys(t->keys.begin(), t->keys.end());
+      for (const auto& [k, v] : kv) {
+        if (k == "type") continue;
+        CAPTURE(file, type, k);
+        ++checked;
+        // Misspelt keys are written on purpose by the bad-input tests; they are unknown to both hosts.
+        if (k == "tua" || k == "kpp" || k == "bogus" || k == "unknown_key" || k == "sensorr") continue;
+        CHECK(keys.count(k) == 1);
+      }
+    }
+  }
+  CHECK(checked > 200);  // the scan found the declarations (222 keys when written)
+}
+
+TEST_CASE("native: a bad configuration is MuJoCo's load error carrying instance, key, value and reason", "[native]") {
+  const std::string bad_number = load_error(posture_xml(
+      R"(<config key="actuators" value="all"/><config key="kp" value="2"/><config key="target" value="0.5"/><config key="tau" value="fast"/>)"));
+  CHECK_THAT(bad_number, Catch::Contains("plugin instance 'p'") && Catch::Contains("key 'tau'") &&
+                             Catch::Contains("'fast'"));
+  // MuJoCo itself rejects a key the type does not declare.
+  CHECK_THAT(load_error(posture_xml(R"(<config key="tua" value="1"/>)")), Catch::Contains("tua"));
+  // Missing required key, object that does not exist, actuator not bound to the instance.
+  CHECK_THAT(load_error(posture_xml(R"(<config key="actuators" value="all"/><config key="kp" value="2"/>)")),
+             Catch::Contains("'p'") && Catch::Contains("target"));
+  CHECK_THAT(load_error(posture_xml(
+                 R"(<config key="actuators" value="nope"/><config key="kp" value="2"/><config key="target" value="0"/>)")),
+             Catch::Contains("no actuator named 'nope'"));
+  CHECK_THAT(load_error(posture_xml(
+                 R"(<config key="actuators" value="m"/><config key="kp" value="2"/><config key="target" value="0"/>)",
+                 R"(<plugin name="a" joint="j" instance="p"/><motor name="m" joint="j"/>)")),
+             Catch::Contains("actuator 'm' is not bound to this instance"));
+  // A native posture needs its servo gain.
+  CHECK_THAT(load_error(posture_xml(R"(<config key="actuators" value="all"/><config key="target" value="0"/>)")),
+             Catch::Contains("key 'kp'"));
+}
+
+TEST_CASE("native: the posture servo equals MuJoCo's position actuator driven by the callback-host posture", "[native]") {
+  // Native: force = kp (s - q) - kv qdot from the instance's own plugin actuator. Callback host: posture writes
+  // s into the ctrl of a <position kp kv> actuator. Same s(t), same servo law: the same motion to rounding.
+  const std::string config =
+      R"(<config key="actuators" value="all"/><config key="kp" value="2"/><config key="kv" value="0.05"/><config key="target" value="0.6"/><config key="tau" value="0.1"/><config key="start" value="0.05"/>)";
+  ModelPtr mn = load_xml_string(posture_xml(config, R"(<plugin name="a" joint="j" instance="p" forcelimited="true" forcerange="-0.3 0.3"/>)"));
+  ModelPtr mh = load_xml_string(R"(<mujoco><size nuserdata="8"/>
+    <worldbody><body><joint name="j" axis="0 1 0" damping="0.1"/><geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.01"/>
+    </body></worldbody><actuator><position name="a" joint="j" kp="2" kv="0.05" forcelimited="true" forcerange="-0.3 0.3"/></actuator>
+    <custom><text name="mjhand:p" data="type=posture actuators=all target=0.6 tau=0.1 start=0.05"/></custom></mujoco>)");
+  auto host = mjhand::Host::attach(mh.get());
+  DataPtr dn = mjhand::make_data(mn.get()), dh = mjhand::make_data(mh.get());
+  double worst = 0, moved = 0;
+  for (int k = 0; k < 1000; ++k) {
+    mj_step(mn.get(), dn.get());
+    mj_step(mh.get(), dh.get());
+    worst = std::max(worst, std::abs(dn->qpos[0] - dh->qpos[0]));
+    moved = std::max(moved, std::abs(dh->qpos[0]));
+  }
+  CHECK(moved > 0.3);     // it really moved toward 0.6 rad
+  CHECK(worst < 1e-12);   // rounding only: kp (s - q) vs kp s - kp q
+  // The force limit applies to the plugin actuator as to the position actuator.
+  CHECK(std::abs(dn->actuator_force[0] - dh->actuator_force[0]) < 1e-9);
+}
+
+TEST_CASE("native: instance state lives in mjData: copied by mj_copyData, cleared by mj_resetData", "[native]") {
+  ModelPtr m = load_xml_string(posture_xml(
+      R"(<config key="actuators" value="all"/><config key="kp" value="2"/><config key="target" value="0.6"/><config key="tau" value="0.1"/>)"));
+  REQUIRE(m->nplugin == 1);
+  CHECK(mjhand::native_type(m.get(), 0) == "posture");
+  CHECK(mjhand::native_state_size(m.get(), 0) == 2);  // time of last update + one setpoint
+  DataPtr d = mjhand::make_data(m.get());
+  for (int k = 0; k < 100; ++k) mj_step(m.get(), d.get());
+  const double setpoint = mjhand::native_state(m.get(), d.get(), 0)[1];
+  CHECK(setpoint > 0.1);
+  DataPtr copy(mj_copyData(nullptr, m.get(), d.get()));
+  CHECK(mjhand::native_state(m.get(), copy.get(), 0)[1] == setpoint);
+  for (int k = 0; k < 50; ++k) {
+    mj_step(m.get(), d.get());
+    mj_step(m.get(), copy.get());
+  }
+  CHECK(copy->qpos[0] == d->qpos[0]);  // the copy continues exactly like the original
+  mj_resetData(m.get(), d.get());
+  mj_forward(m.get(), d.get());
+  CHECK(mjhand::native_state(m.get(), d.get(), 0)[1] == 0.0);  // re-initialised from the reset ctrl (0)
+  // Switched off: no force, state kept.
+  mjhand::set_native_enabled(m.get(), copy.get(), 0, false);
+  mj_forward(m.get(), copy.get());
+  CHECK(copy->actuator_force[0] == 0.0);
+  CHECK_FALSE(mjhand::native_enabled(m.get(), copy.get(), 0));
+}
+
+TEST_CASE("native: the grasp-sensor scene runs on MuJoCo's own plugin calls and the host only lists it", "[native]") {
+  ModelPtr m = mjhand_test::load_xml_file(source_path("models/grasp_sensor_scene.xml"));
+  auto host = mjhand::Host::attach(m.get());
+  CHECK(host->instances().empty());
+  REQUIRE(host->native_instances().size() == 2);
+  CHECK(host->find_any("close")->type == "posture");
+  CHECK(host->find_any("grasp")->type == "grasp_analysis");
+  const int s = mj_name2id(m.get(), mjOBJ_SENSOR, "grasp");
+  CHECK(m->sensor_dim[s] == 7);
+  DataPtr d = mjhand::make_data(m.get());
+  for (int k = 0; k < 1000; ++k) mj_step(m.get(), d.get());
+  const mjtNum* v = d->sensordata + m->sensor_adr[s];
+  CHECK(v[0] == 4);    // four fingertips on the ball
+  CHECK(v[3] == 1);    // force closure
+  CHECK(v[4] > 0.5);   // normal force [N]
+  CHECK(mjhand::native_faults(m.get(), d.get()).count == 0);
+}
