@@ -12,6 +12,7 @@
 #include "host/config.h"
 #include "host/host.h"
 #include "host/registry.h"
+#include "native/native_overrides.h"
 #include "native/native_plugins.h"
 #include "test_util.h"
 
@@ -192,4 +193,29 @@ TEST_CASE("native: the grasp-sensor scene runs on MuJoCo's own plugin calls and 
   CHECK(v[3] == 1);    // force closure
   CHECK(v[4] > 0.5);   // normal force [N]
   CHECK(mjhand::native_faults(m.get(), d.get()).count == 0);
+}
+
+TEST_CASE("native: overrides are compiled into the instance's <config>, also in an included file", "[native]") {
+  const std::string scene = source_path("models/grasp_sensor_scene.xml");
+  std::vector<mjhand::ConfigOverride> rest;
+  ModelPtr m = mjhand::load_model_with_overrides(
+      scene,
+      {mjhand::parse_override("close.tau=0.5", "--set"), mjhand::parse_override("grasp.epsilon_every=25", "--set"),
+       mjhand::parse_override("other.k=1", "--set")},
+      &rest);
+  const int close = mj_name2id(m.get(), mjOBJ_PLUGIN, "close"), grasp = mj_name2id(m.get(), mjOBJ_PLUGIN, "grasp");
+  CHECK(std::string(mj_getPluginConfig(m.get(), close, "tau")) == "0.5");          // declared in egrasp_hand_servo.xml
+  CHECK(std::string(mj_getPluginConfig(m.get(), close, "kp")) == "1.0");           // the others kept
+  CHECK(std::string(mj_getPluginConfig(m.get(), grasp, "epsilon_every")) == "25");  // declared in the scene
+  REQUIRE(rest.size() == 1);  // not a native instance: left for the callback host, which names it unknown
+  CHECK(rest[0].instance == "other");
+  // A new key is added; a bad value is MuJoCo's load error with mjhand's message and the override's origin.
+  ModelPtr added = mjhand::load_model_with_overrides(scene, {mjhand::parse_override("close.kv=0.01", "f.txt:3")}, &rest);
+  CHECK(std::string(mj_getPluginConfig(added.get(), close, "kv")) == "0.01");
+  try {
+    mjhand::load_model_with_overrides(scene, {mjhand::parse_override("close.tau=-1", "--set close.tau=-1")}, &rest);
+    FAIL("accepted tau=-1");
+  } catch (const std::exception& e) {
+    CHECK_THAT(e.what(), Catch::Contains("key 'tau' = '-1'") && Catch::Contains("(with --set close.tau=-1)"));
+  }
 }

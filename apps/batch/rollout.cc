@@ -8,6 +8,7 @@
 #include <map>
 
 #include "grasp/grasp_quality.h"
+#include "native/native_overrides.h"
 #include "grasp/grasp_state.h"
 #include "sensors/contact_detection.h"
 #include "sensors/grasp_analysis.h"
@@ -26,8 +27,8 @@ std::string name_of(const mjModel* m, mjtObj type, int id) {
 // instances the channel names carry the instance name (contact:NAME.f1_p1).
 std::map<int, std::vector<std::string>> contact_columns(const mjModel* m, const Host& host, Variant& v) {
   std::vector<const Instance*> detectors;
-  for (const Instance& inst : host.instances()) {
-    if (inst.type == "contact_detection") detectors.push_back(&inst);
+  for (const Instance* inst : host.all_instances()) {
+    if (inst->type == "contact_detection") detectors.push_back(inst);
   }
   std::map<int, std::vector<std::string>> named;
   for (const Instance* inst : detectors) {
@@ -87,8 +88,8 @@ int choose_object(const mjModel* m, const Host& host, const Scenario& s, std::st
     if (id <= 0) error = "object: no body named '" + s.object + "' in the model";
     return id > 0 ? id : -1;
   }
-  for (const Instance& inst : host.instances()) {
-    if (const HandModel* h = grasp_analysis_hand(*inst.plugin)) return h->object_body;
+  for (const Instance* inst : host.all_instances()) {
+    if (const HandModel* h = grasp_analysis_hand(*inst->plugin)) return h->object_body;
   }
   int found = -1, count = 0;
   for (int b = 1; b < m->nbody; ++b) {
@@ -233,16 +234,16 @@ std::unique_ptr<Variant> compile_variant(const Campaign& c, const RolloutSpec& s
     return v;
   }
   try {
-    std::string error;
-    v->model = compile_xml_string(spec.model_text, s.model_path, error);
-    if (!v->model) throw std::runtime_error("MuJoCo cannot load the model: " + error);
-    mjModel* m = v->model.get();
-    if (c.timestep > 0) v->model->opt.timestep = c.timestep;
     AttachOptions opt;
     opt.xml_path = s.model_path;
+    std::vector<ConfigOverride> overrides;
     for (const auto& [k, val] : spec.overrides) {
-      opt.overrides.push_back(parse_override(k + "=" + val, c.file + ": scenario '" + s.name + "'"));
+      overrides.push_back(parse_override(k + "=" + val, c.file + ": scenario '" + s.name + "'"));
     }
+    // Native instances take their overrides in the compiled model; the callback host the rest.
+    v->model = compile_with_overrides(s.model_path, spec.model_text, overrides, &opt.overrides);
+    mjModel* m = v->model.get();
+    if (c.timestep > 0) v->model->opt.timestep = c.timestep;
     v->host = Host::attach(m, opt);
     if (!v->host->instances().empty() && !callbacks_installed()) {
       throw std::runtime_error("mjhand could not install its MuJoCo callbacks; plugins would not run");

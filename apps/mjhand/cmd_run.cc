@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "native/native_overrides.h"
 #include "analyze_report.h"
 #include "args.h"
 #include "model_state.h"
@@ -99,7 +100,6 @@ int cmd_run(const Args& args) {
   const std::string out_dir =
       r.get("--out", "out/" + std::filesystem::path(path).stem().string());
 
-  ModelPtr m = load_model(path);
   AttachOptions opt;
   opt.xml_path = path;
   for (const std::string& s : r.all("--set")) opt.overrides.push_back(parse_override(s, "--set " + s));
@@ -118,6 +118,10 @@ int cmd_run(const Args& args) {
       opt.overrides.push_back(parse_override(line.substr(a, b - a + 1), file + ":" + std::to_string(n)));
     }
   }
+  // Overrides of native instances are compiled into the model; the rest go to the callback host.
+  std::vector<ConfigOverride> host_overrides;
+  ModelPtr m = load_model_with_overrides(path, opt.overrides, &host_overrides);
+  opt.overrides = host_overrides;
   std::unique_ptr<Host> host = Host::attach(m.get(), opt);
   if (!host->instances().empty() && !callbacks_installed()) {
     throw std::runtime_error("mjhand could not install its MuJoCo callbacks; plugins would not run");

@@ -1,4 +1,5 @@
 #include "computed_torque/computed_torque.h"
+#include "io/mj_stack.h"
 
 #include <algorithm>
 #include <climits>
@@ -153,7 +154,7 @@ void ComputedTorqueController::mujoco_terms_at(const mjModel* m, mjData* d, cons
   // Only the stages M and bias depend on are rerun, after saving what they overwrite on the mjData stack; the
   // stages not rerun (tendons, transmission, contacts) are never touched. All of qpos is saved because 2.2.2's
   // mj_kinematics normalises every free/ball quaternion in qpos in place (renormalising is not bitwise idempotent).
-  mj_markStack(d);
+  mark_stack(d);
   StageArray arrays[kStageArrays + 1];
   int count = stage_outputs(m, d, arrays);
   arrays[count++] = {d->qpos, m->nq};
@@ -177,7 +178,7 @@ void ComputedTorqueController::mujoco_terms_at(const mjModel* m, mjData* d, cons
   }
   for (int k = 0; k < count; ++k) std::copy(saved[k], saved[k] + arrays[k].size, arrays[k].data);
   for (int i = 0; i < n; ++i) d->qvel[dof_adr_[i]] = saved_v[i];
-  mj_freeStack(d);
+  free_stack(d);
 }
 
 bool ComputedTorqueController::law(const mjModel* m, mjData* d, const double* u, double* tau, int* why) const {

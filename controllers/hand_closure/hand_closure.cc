@@ -11,6 +11,19 @@
 
 namespace mjhand {
 
+namespace {
+// A setpoint inside what actuator a accepts: its ctrlrange (position actuator), else its joint's range (the native
+// servo, whose ctrl is not the setpoint).
+double clamp_setpoint(const mjModel* m, int a, double s) {
+  if (m->actuator_ctrllimited[a] && m->actuator_plugin[a] < 0) {
+    return std::clamp(s, m->actuator_ctrlrange[2 * a], m->actuator_ctrlrange[2 * a + 1]);
+  }
+  const int j = m->actuator_trnid[2 * a];
+  if (m->actuator_plugin[a] >= 0 && m->jnt_limited[j]) return std::clamp(s, m->jnt_range[2 * j], m->jnt_range[2 * j + 1]);
+  return s;
+}
+}  // namespace
+
 HandClosureController::HandClosureController(Options options) : opt_(std::move(options)) {
   if (opt_.increment.size() != opt_.actuators.size() || opt_.blocking.size() != opt_.actuators.size()) {
     throw std::invalid_argument("hand_closure: one increment and one blocking set per actuator");
@@ -21,9 +34,7 @@ void HandClosureController::reset(const mjModel* m, const mjData* d, mjtNum* sta
   state[0] = d->time - 1;  // the first instant already advances
   for (size_t i = 0; i < opt_.actuators.size(); ++i) {
     const int a = opt_.actuators[i];
-    double q = d->qpos[m->jnt_qposadr[m->actuator_trnid[2 * a]]];
-    if (m->actuator_ctrllimited[a]) q = std::clamp(q, m->actuator_ctrlrange[2 * a], m->actuator_ctrlrange[2 * a + 1]);
-    state[1 + i] = q;
+    state[1 + i] = clamp_setpoint(m, a, d->qpos[m->jnt_qposadr[m->actuator_trnid[2 * a]]]);
   }
 }
 
@@ -37,9 +48,7 @@ void HandClosureController::compute(const mjModel* m, mjData* d, mjtNum* state) 
         for (int c : opt_.blocking[i]) blocked = blocked || signal[c] > 0.5;
         if (blocked) continue;
         const int a = opt_.actuators[i];
-        double s = state[1 + i] + opt_.increment[i];
-        if (m->actuator_ctrllimited[a]) s = std::clamp(s, m->actuator_ctrlrange[2 * a], m->actuator_ctrlrange[2 * a + 1]);
-        state[1 + i] = s;
+        state[1 + i] = clamp_setpoint(m, a, state[1 + i] + opt_.increment[i]);
       }
     }
   }
@@ -65,8 +74,8 @@ std::unique_ptr<Plugin> make_hand_closure_plugin(const mjModel* m, const Config&
   for (int a : o.actuators) {
     const std::string label = object_label(m, mjOBJ_ACTUATOR, a);
     if (m->actuator_trntype[a] != mjTRN_JOINT) cfg.fail("actuators", "actuator " + label + " does not drive a joint");
-    if (m->actuator_biastype[a] != mjBIAS_AFFINE || m->actuator_gainprm[mjNGAIN * a] <= 0 ||
-        m->actuator_biasprm[mjNBIAS * a + 1] >= 0) {
+    if (!cfg.native() && (m->actuator_biastype[a] != mjBIAS_AFFINE || m->actuator_gainprm[mjNGAIN * a] <= 0 ||
+                          m->actuator_biasprm[mjNBIAS * a + 1] >= 0)) {
       cfg.fail("actuators", "actuator " + label + " is not a position servo (<position kp=...>)");
     }
     const int joint = m->actuator_trnid[2 * a];
@@ -101,6 +110,12 @@ std::unique_ptr<Plugin> make_hand_closure_plugin(const mjModel* m, const Config&
   }
   o.increment = inc;
   o.start = cfg.get_double_or("start", 0.0, 0.0, 1e9);
+  if (cfg.native()) {  // its own actuators are the servos (ServoPlugin); setpoints stay in the joints' ranges
+    const double kp = cfg.get_double("kp", 0.0, 1e9);
+    if (!(kp > 0)) cfg.fail("kp", "must be positive (the servo's stiffness, force per actuator length)");
+    const double kv = cfg.get_double_or("kv", 0.0, 0.0, 1e9);
+    return std::make_unique<ServoPlugin<HandClosureController>>(kp, kv, std::move(o));
+  }
   return std::make_unique<ControllerPlugin<HandClosureController>>(std::move(o));
 }
 

@@ -29,26 +29,6 @@ void PostureController::compute(const mjModel*, mjData* d, mjtNum* state) const 
   for (size_t i = 0; i < opt_.actuators.size(); ++i) d->ctrl[opt_.actuators[i]] = state[1 + i];
 }
 
-namespace {
-// Native form (mjhand.posture): MuJoCo plugins cannot write another actuator's ctrl, so the instance's own actuators
-// (<actuator><plugin instance=...>) are the position servos: force = kp (setpoint - length) - kv velocity, exactly
-// what a <position kp kv> actuator with ctrl = setpoint gives (docs/native-plugins.md).
-class PostureServo : public ControllerPlugin<PostureController> {
- public:
-  PostureServo(PostureController::Options o, double kp, double kv)
-      : ControllerPlugin<PostureController>(std::move(o)), kp_(kp), kv_(kv) {}
-  void control(const mjModel* m, mjData* d, mjtNum* s) const override {
-    ControllerPlugin<PostureController>::control(m, d, s);  // setpoints into ctrl
-    for (int a : controller().options().actuators) {
-      d->ctrl[a] = kp_ * (d->ctrl[a] - d->actuator_length[a]) - kv_ * d->actuator_velocity[a];
-    }
-  }
-
- private:
-  double kp_, kv_;
-};
-}  // namespace
-
 std::unique_ptr<Plugin> make_posture_plugin(const mjModel* m, const Config& cfg) {
   PostureController::Options o;
   o.actuators = cfg.get_objects("actuators", mjOBJ_ACTUATOR, /*allow_all=*/true);
@@ -73,7 +53,7 @@ std::unique_ptr<Plugin> make_posture_plugin(const mjModel* m, const Config& cfg)
     const double kp = cfg.get_double("kp", 0.0, 1e9);
     if (!(kp > 0)) cfg.fail("kp", "must be positive (the servo's stiffness, force per actuator length)");
     const double kv = cfg.get_double_or("kv", 0.0, 0.0, 1e9);
-    return std::make_unique<PostureServo>(std::move(o), kp, kv);
+    return std::make_unique<ServoPlugin<PostureController>>(kp, kv, std::move(o));
   }
   return std::make_unique<ControllerPlugin<PostureController>>(std::move(o));
 }

@@ -28,4 +28,26 @@ class ControllerPlugin : public Plugin {
   Controller ctl_;
 };
 
+// The native form of a controller that writes position setpoints (posture, hand_closure): MuJoCo plugins cannot
+// write another actuator's ctrl, so the instance's own actuators (<actuator><plugin instance=...>) are the servos:
+// force = kp (setpoint - length) - kv velocity, what a <position kp kv> actuator with ctrl = setpoint gives
+// (docs/native-plugins.md).
+template <typename Controller>
+class ServoPlugin : public ControllerPlugin<Controller> {
+ public:
+  template <typename... Args>
+  ServoPlugin(double kp, double kv, Args&&... args)
+      : ControllerPlugin<Controller>(std::forward<Args>(args)...), kp_(kp), kv_(kv) {}
+  void control(const mjModel* m, mjData* d, mjtNum* s) const override {
+    (void)m;
+    ControllerPlugin<Controller>::control(m, d, s);  // setpoints into ctrl
+    for (int a : this->controller().options().actuators) {
+      d->ctrl[a] = kp_ * (d->ctrl[a] - d->actuator_length[a]) - kv_ * d->actuator_velocity[a];
+    }
+  }
+
+ private:
+  double kp_, kv_;
+};
+
 }  // namespace mjhand

@@ -197,9 +197,9 @@ std::unique_ptr<Host> Host::attach(const mjModel* m, const AttachOptions& option
   for (const ConfigOverride& o : options.overrides) {
     if (!host->find(o.instance)) {
       if (mj_name2id(m, mjOBJ_PLUGIN, o.instance.c_str()) >= 0) {
-        throw ConfigError(o.origin + ": plugin instance '" + o.instance + "' is a native MuJoCo plugin (<extension>); " +
-                          "changing its configuration from the command line is not supported yet: edit its " +
-                          "<config key=\"" + o.key + "\"> in the model");
+        throw ConfigError(o.origin + ": plugin instance '" + o.instance + "' is a native MuJoCo plugin (<extension>), " +
+                          "configured when MuJoCo compiles the model: apply the override while loading " +
+                          "(load_model_with_overrides), not when attaching");
       }
       std::string known;
       for (const Instance& inst : host->instances_) known += (known.empty() ? "" : ", ") + inst.name;

@@ -1,4 +1,5 @@
 #include "sensors/contact_detection.h"
+#include "native/native_plugins.h"
 
 #include <cstring>
 #include <stdexcept>
@@ -173,6 +174,16 @@ ContactLayout contact_layout(const mjModel* m, const std::vector<std::string>& f
 }
 
 ContactLayout declared_contact_layout(const mjModel* m, const std::string& instance, int* signal_sensor) {
+  const int native = mj_name2id(m, mjOBJ_PLUGIN, instance.c_str());
+  if (native >= 0) {  // <extension><plugin plugin="mjhand.contact_detection"><instance name=...>
+    const std::string type = native_type(m, native);
+    if (type != "contact_detection") {
+      throw std::runtime_error("plugin instance '" + instance + "' is " +
+                               (type.empty() ? std::string("not an mjhand plugin") : "of type '" + type + "'") +
+                               ", not contact_detection");
+    }
+    return configured_contact_layout(m, native_config(m, native), signal_sensor, nullptr);
+  }
   const std::string text_name = std::string(kInstancePrefix) + instance;
   const int t = mj_name2id(m, mjOBJ_TEXT, text_name.c_str());
   if (t < 0) throw std::runtime_error("no plugin instance '" + instance + "' (a <text name=\"" + text_name + "\">)");

@@ -1,0 +1,148 @@
+#include "native/native_overrides.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include "io/text_file.h"
+#include "native/native_plugins.h"
+
+namespace mjhand {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_text(const std::string& path) {
+  const std::string problem = text_file_problem(path);
+  if (!problem.empty()) throw std::runtime_error(path + ": " + problem);
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The text with comments blanked (same length), so searches never match inside <!-- -->.
+std::string without_comments(std::string text) {
+  for (size_t open = text.find("<!--"); open != std::string::npos; open = text.find("<!--", open)) {
+    size_t close = text.find("-->", open + 4);
+    close = close == std::string::npos ? text.size() : close + 3;
+    for (size_t k = open; k < close; ++k) {
+      if (text[k] != '\n') text[k] = ' ';
+    }
+    open = close;
+  }
+  return text;
+}
+
+std::string xml_attribute(const std::string& v) {
+  std::string out;
+  for (char c : v) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// Adds `file` and everything it includes (recursively; paths relative to the main model's folder, as MuJoCo
+// resolves them) to `files`, read from disk unless already there.
+void collect_includes(const std::string& dir, const std::string& text, std::map<std::string, std::string>& files) {
+  static const std::regex include(R"(<include\s+file\s*=\s*["']([^"']+)["'])");
+  const std::string clean = without_comments(text);
+  for (std::sregex_iterator it(clean.begin(), clean.end(), include), end; it != end; ++it) {
+    const std::string name = (*it)[1].str();
+    const std::string path = fs::path(name).is_absolute() ? name : (fs::path(dir) / name).string();
+    if (files.count(path)) continue;
+    files[path] = read_text(path);
+    collect_includes(dir, files[path], files);
+  }
+}
+
+// Sets key `key` of <instance name="instance"> in `text` to `value`; false when the instance is not declared there.
+bool edit_instance(std::string& text, const std::string& instance, const std::string& key, const std::string& value) {
+  const std::string clean = without_comments(text);
+  const std::regex open("<instance\\s+name\\s*=\\s*[\"']" + std::regex_replace(instance, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+                        "[\"']\\s*>");
+  std::smatch m;
+  if (!std::regex_search(clean, m, open)) return false;
+  const size_t begin = m.position(0) + m.length(0);
+  const size_t end = clean.find("</instance>", begin);
+  if (end == std::string::npos) return false;
+  const std::regex config(R"(<config\s+key\s*=\s*["']([^"']*)["']\s+value\s*=\s*["']([^"']*)["'])");
+  const std::string body = clean.substr(begin, end - begin);
+  for (std::sregex_iterator it(body.begin(), body.end(), config), stop; it != stop; ++it) {
+    if ((*it)[1].str() != key) continue;
+    text.replace(begin + it->position(2), it->length(2), xml_attribute(value));
+    return true;
+  }
+  text.insert(end, "<config key=\"" + xml_attribute(key) + "\" value=\"" + xml_attribute(value) + "\"/>");
+  return true;
+}
+
+ModelPtr compile_files(const std::string& path, const std::map<std::string, std::string>& files) {
+  mjVFS vfs;
+  mj_defaultVFS(&vfs);
+  for (const auto& [name, text] : files) {
+    if (mj_addBufferVFS(&vfs, name.c_str(), text.data(), static_cast<int>(text.size())) != 0) {
+      mj_deleteVFS(&vfs);
+      throw std::runtime_error(path + ": cannot stage " + name + " in MuJoCo's virtual file system");
+    }
+  }
+  char error[1024] = {0};
+  mjModel* m = mj_loadXML(path.c_str(), &vfs, error, sizeof(error));
+  mj_deleteVFS(&vfs);
+  if (!m) throw std::runtime_error(path + ": MuJoCo cannot load it: " + error);
+  return ModelPtr(m);
+}
+
+}  // namespace
+
+ModelPtr compile_with_overrides(const std::string& path, const std::string& text,
+                                const std::vector<ConfigOverride>& overrides, std::vector<ConfigOverride>* rest) {
+  std::map<std::string, std::string> files{{path, text}};
+  ModelPtr plain = compile_files(path, files);
+  std::vector<ConfigOverride> native;
+  rest->clear();
+  for (const ConfigOverride& o : overrides) {
+    const int id = mj_name2id(plain.get(), mjOBJ_PLUGIN, o.instance.c_str());
+    (id >= 0 && !native_type(plain.get(), id).empty() ? native : *rest).push_back(o);
+  }
+  if (native.empty()) return plain;
+  collect_includes(fs::path(path).parent_path().string(), text, files);
+  for (const ConfigOverride& o : native) {
+    bool done = false;
+    for (auto& [name, content] : files) done = done || edit_instance(content, o.instance, o.key, o.value);
+    if (!done) {
+      throw ConfigError(o.origin + ": the declaration of native plugin instance '" + o.instance +
+                        "' (<instance name=\"" + o.instance + "\">) was not found in " + path +
+                        " or the files it includes");
+    }
+  }
+  try {
+    return compile_files(path, files);
+  } catch (const std::exception& e) {
+    std::string origins;
+    for (const ConfigOverride& o : native) origins += (origins.empty() ? "" : ", ") + o.origin;
+    throw ConfigError(std::string(e.what()) + " (with " + origins + ")");
+  }
+}
+
+ModelPtr load_model_with_overrides(const std::string& path, const std::vector<ConfigOverride>& overrides,
+                                   std::vector<ConfigOverride>* rest) {
+  if (overrides.empty()) {
+    rest->clear();
+    return load_model(path);
+  }
+  return compile_with_overrides(path, read_text(path), overrides, rest);
+}
+
+}  // namespace mjhand
