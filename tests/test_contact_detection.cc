@@ -6,6 +6,7 @@
 #include <string>
 
 #include "host/host.h"
+#include "native/native_plugins.h"
 #include "scene/scene_spec.h"
 #include "scene/scene_writer.h"
 #include "sensors/contact_detection.h"
@@ -36,8 +37,8 @@ struct Rig {
   explicit Rig(int samples) : scene(scripted_scene(samples)) {
     const mjModel* m = scene.model.get();
     host = mjhand::Host::attach(m);
-    host->set_enabled(mjhand::kSceneCloser, false);
     d = mjhand_test::make_data(m);
+    mjhand::set_native_enabled(m, d.get(), mj_name2id(m, mjOBJ_PLUGIN, mjhand::kSceneCloser), false);
     const int s = mj_name2id(m, mjOBJ_SENSOR, mjhand::kSceneDetector);
     signal_adr = m->sensor_adr[s];
     channels = m->sensor_dim[s];
@@ -137,16 +138,25 @@ TEST_CASE("Contact detection rejects bad configurations with the key named", "[c
     std::string x = xml;
     REQUIRE(x.find(from) != std::string::npos);
     x.replace(x.find(from), from.size(), to);
-    return mjhand_test::attach_error(x);
+    try {
+      mjhand_test::load_xml_string(x);
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string();
   };
-  CHECK_THAT(edited("needstage=\"acc\" dim=\"13\"", "needstage=\"acc\" dim=\"12\""),
-             Contains("key 'sensor'") && Contains("needs dim 13"));
-  CHECK_THAT(edited("needstage=\"acc\" dim=\"13\"", "needstage=\"pos\" dim=\"13\""), Contains("needstage=\"acc\""));
-  CHECK_THAT(edited("fingers=all", "fingers=f1,f9"), Contains("key 'fingers'") && Contains("finger 'f9'"));
-  CHECK_THAT(edited("palm=palm", "palm=hand"), Contains("key 'palm'") && Contains("'hand' does not exist"));
-  CHECK_THAT(edited("threshold=0.01", "threshold=-1"), Contains("key 'threshold'"));
-  CHECK_THAT(edited("samples=10", "samples=0"), Contains("key 'samples'"));
-  CHECK_THAT(edited("samples=10", "samples=10 sample=3"), Contains("sample"));
+  auto config = [](const std::string& key, const std::string& value) {
+    return "<config key=\"" + key + "\" value=\"" + value + "\"/>";
+  };
+  // The signal sensor must be the instance's own <sensor><plugin> (its width then follows the layout: 13).
+  CHECK_THAT(edited("<plugin name=\"contacts\" instance=\"contacts\"/>",
+                    "<framepos name=\"contacts\" objtype=\"body\" objname=\"palm\"/>"),
+             Contains("key 'sensor'") && Contains("not bound to this instance"));
+  CHECK_THAT(edited(config("fingers", "all"), config("fingers", "f1,f9")), Contains("key 'fingers'") && Contains("finger 'f9'"));
+  CHECK_THAT(edited(config("palm", "palm"), config("palm", "hand")), Contains("key 'palm'") && Contains("'hand' does not exist"));
+  CHECK_THAT(edited(config("threshold", "0.01"), config("threshold", "-1")), Contains("key 'threshold'"));
+  CHECK_THAT(edited(config("samples", "10"), config("samples", "0")), Contains("key 'samples'"));
+  CHECK_THAT(edited(config("samples", "10"), config("samples", "10") + config("sample", "3")), Contains("sample"));
   // The closure's own keys: one increment per actuator, and no absurd step.
   const std::string base = source_path("models/scenarios");
   auto closure_error = [&](const std::string& grasp_text) {

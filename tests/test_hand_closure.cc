@@ -8,6 +8,7 @@
 
 #include "hand_closure/hand_closure.h"
 #include "host/host.h"
+#include "native/native_plugins.h"
 #include "scene/scene_spec.h"
 #include "scene/scene_writer.h"
 #include "test_util.h"
@@ -19,6 +20,13 @@ namespace {
 mjhand::BuiltScene precision_sphere() {
   return mjhand::build_scene(mjhand::load_scene_spec(source_path("models/scenarios/precision_sphere.yaml")));
 }
+
+// The closure instance's setpoints (its native state: time of the last update, then one setpoint per actuator) and
+// their upper limit, the joint's range (the servo clamps there, as the position actuators clamped to their ctrlrange).
+const mjtNum* setpoints(const mjModel* m, mjData* d) {
+  return mjhand::native_state(m, d, mj_name2id(m, mjOBJ_PLUGIN, mjhand::kSceneCloser)) + 1;
+}
+double upper(const mjModel* m, int a) { return m->jnt_range[2 * m->actuator_trnid[2 * a] + 1]; }
 
 // Blocking rule of the gripper's layout: actuator f*3+k (finger f, phalanx k) is held by signals f*3+k .. f*3+2.
 bool blocked(const std::vector<double>& signals, int actuator) {
@@ -44,19 +52,20 @@ TEST_CASE("Hand closure advances each joint until its phalanx or a distal one to
   std::vector<int> first_hold(12, -1);
   for (int step = 0; step < 6000; ++step) {
     mj_step(m, d.get());
+    const mjtNum* sp = setpoints(m, d.get());
     for (int a = 0; a < 12; ++a) {
-      const double hi = m->actuator_ctrlrange[2 * a + 1];
+      const double hi = upper(m, a);
       // The controller ran before this step's constraint solve, so it saw the signals of the previous step.
       const double expected = blocked(signals, a) ? ctrl[a] : std::min(ctrl[a] + inc, hi);
       INFO("step " << step << " actuator " << a);
-      REQUIRE(d->ctrl[a] == Approx(expected).margin(1e-12));
+      REQUIRE(sp[a] == Approx(expected).margin(1e-12));
       if (blocked(signals, a)) {
         ++held_steps;
         if (first_hold[a] < 0) first_hold[a] = step;
       } else {
         ++advanced_steps;
       }
-      ctrl[a] = d->ctrl[a];
+      ctrl[a] = sp[a];
     }
     for (int c = 0; c < 13; ++c) signals[c] = d->sensordata[adr + c];
   }
@@ -66,7 +75,7 @@ TEST_CASE("Hand closure advances each joint until its phalanx or a distal one to
   CHECK(advanced_steps > 1000);
   // At the end each finger is stopped at its tip and no setpoint reached its upper limit (the sphere stopped them).
   for (int f = 0; f < 4; ++f) CHECK(signals[f * 3 + 2] == 1.0);
-  for (int a = 0; a < 12; ++a) CHECK(d->ctrl[a] < m->actuator_ctrlrange[2 * a + 1]);
+  for (int a = 0; a < 12; ++a) CHECK(setpoints(m, d.get())[a] < upper(m, a));
 }
 
 TEST_CASE("Hand closure resumes when the contact is lost", "[hand_closure]") {
@@ -75,13 +84,13 @@ TEST_CASE("Hand closure resumes when the contact is lost", "[hand_closure]") {
   auto host = mjhand::Host::attach(m);
   auto d = mjhand_test::make_data(m);
   for (int step = 0; step < 6000; ++step) mj_step(m, d.get());
-  std::vector<double> held(d->ctrl, d->ctrl + m->nu);
+  std::vector<double> held(setpoints(m, d.get()), setpoints(m, d.get()) + m->nu);
   for (int step = 0; step < 200; ++step) mj_step(m, d.get());
-  for (int a = 0; a < m->nu; ++a) CHECK(d->ctrl[a] == held[a]);  // grasp closed: nothing moves
+  for (int a = 0; a < m->nu; ++a) CHECK(setpoints(m, d.get())[a] == held[a]);  // grasp closed: nothing moves
   // Take the (welded) sphere away: every signal drops, every setpoint advances again.
   m->body_pos[3 * mj_name2id(m, mjOBJ_BODY, "object") + 2] += 1.0;
   for (int step = 0; step < 100; ++step) mj_step(m, d.get());
-  for (int a = 0; a < m->nu; ++a) CHECK(d->ctrl[a] > held[a] + 0.02);
+  for (int a = 0; a < m->nu; ++a) CHECK(setpoints(m, d.get())[a] > held[a] + 0.02);
 }
 
 TEST_CASE("Hand closure rejects a detector that does not exist or is not a contact_detection", "[hand_closure]") {

@@ -71,6 +71,20 @@ std::unique_ptr<Plugin> create(const mjModel* m, int instance, const PluginType&
                "configuration does not name it (it would give no force)");
     }
   }
+  std::vector<int> outputs = plugin->owned_ctrls();
+  outputs.insert(outputs.end(), plugin->owned_actuators().begin(), plugin->owned_actuators().end());
+  for (int a : outputs) {
+    if (a < 0 || a >= m->nu || m->actuator_plugin[a] != instance) {
+      cfg.fail("actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " is not bound to this instance (declare it as " +
+               "<actuator><plugin instance=\"" + name + "\" .../>)");
+    }
+  }
+  for (int s : plugin->owned_sensors()) {
+    if (s < 0 || s >= m->nsensor || m->sensor_plugin[s] != instance) {
+      cfg.fail("sensor " + object_label(m, mjOBJ_SENSOR, s) + " is not bound to this instance (declare it as " +
+               "<sensor><plugin instance=\"" + name + "\" .../>)");
+    }
+  }
   if ((caps & kCapControl) && (caps & kCapActuator)) cfg.fail("a type may not both control and serve actuators");
   return plugin;
 }

@@ -103,7 +103,8 @@ ScenarioResult run_scenario(const mjModel* m, const ScenarioOptions& options) {
   for (const ObjectRef& o : objects) r.object_names.push_back(o.name);
   int signal = -1;
   ContactLayout layout;
-  if (mj_name2id(m, mjOBJ_TEXT, (std::string(kInstancePrefix) + kSceneDetector).c_str()) >= 0) {
+  if (mj_name2id(m, mjOBJ_PLUGIN, kSceneDetector) >= 0 ||
+      mj_name2id(m, mjOBJ_TEXT, (std::string(kInstancePrefix) + kSceneDetector).c_str()) >= 0) {
     layout = declared_contact_layout(m, kSceneDetector, &signal);
     r.channel_names = contact_channel_names(layout);
   }

@@ -74,6 +74,31 @@ std::string mesh_path(const ObjectSpec& o, const SceneWriteOptions& options) {
   return fs::path(o.mesh_file).lexically_relative(fs::absolute(options.output_dir).lexically_normal()).string();
 }
 
+// The stiffness of the hand's position actuators, which become the closure instance's servos (one gain for all:
+// hand_closure has one kp); the hand's actuators are rewritten as <actuator><plugin instance="closure">.
+double closure_servo_gain(const SceneSpec& spec, HandSpec& hand) {
+  double kp = 0;
+  for (ActuatorSpec& a : hand.actuators) {
+    if (a.type != ActuatorType::kPosition) {
+      fail_at(spec, YAML::Mark::null_mark(), "grasp",
+              "hand_closure closes the hand through position actuators; the hand has another kind");
+    }
+    if (kp > 0 && a.gain != kp) {
+      fail_at(spec, YAML::Mark::null_mark(), "grasp",
+              "the hand's position actuators have different kp (" + num(kp) + ", " + num(a.gain) +
+                  "): hand_closure's servos share one");
+    }
+    kp = a.gain;
+    a.type = ActuatorType::kPlugin;
+    a.instance = kSceneCloser;
+    a.gain = 1.0;  // gear
+    a.ctrl_from_joint_range = false;
+    a.ctrllimited = false;
+  }
+  if (!(kp > 0)) fail_at(spec, YAML::Mark::null_mark(), "grasp", "the hand has no position actuators to close it");
+  return kp;
+}
+
 int max_links(const HandSpec& hand) {
   int p = 0;
   for (const FingerSpec& f : hand.fingers) p = std::max(p, static_cast<int>(f.links.size()));
@@ -84,6 +109,10 @@ std::string scene_xml(const SceneSpec& spec, const std::vector<MujocoContact>& c
                       const SceneWriteOptions& options, bool keep) {
   HandSpec hand = spec.hand;
   hand.nuserdata = 0;
+  // The closure instance drives the hand natively: its position actuators become its servos (ServoPlugin) with the
+  // same stiffness.
+  double kp = 0;
+  if (spec.grasp.enabled) kp = closure_servo_gain(spec, hand);
   std::string xml = write_mjcf(hand, spec.source_name.empty() ? "a scene built in code"
                                                              : fs::path(spec.source_name).filename().string());
   const std::size_t end = xml.rfind("</mujoco>");
@@ -118,31 +147,38 @@ std::string scene_xml(const SceneSpec& spec, const std::vector<MujocoContact>& c
     x << "    <framepos name=\"" << o.name << "_pos\" objtype=\"xbody\" objname=\"" << o.name << "\"/>\n";
     x << "    <framequat name=\"" << o.name << "_quat\" objtype=\"xbody\" objname=\"" << o.name << "\"/>\n";
   }
-  const int channels = static_cast<int>(spec.hand.fingers.size()) * max_links(spec.hand) + 1;
   if (spec.grasp.enabled) {
-    x << "    <user name=\"" << kSceneDetector << "\" objtype=\"body\" objname=\"palm\" datatype=\"real\" "
-      << "needstage=\"acc\" dim=\"" << channels << "\"/>\n";
-    if (spec.grasp.where) {
-      x << "    <user name=\"" << kSceneWhereSensor << "\" objtype=\"body\" objname=\"palm\" datatype=\"real\" "
-        << "needstage=\"acc\" dim=\"" << 6 * channels << "\"/>\n";
-    }
+    x << "    <plugin name=\"" << kSceneDetector << "\" instance=\"" << kSceneDetector << "\"/>\n";
+    if (spec.grasp.where) x << "    <plugin name=\"" << kSceneWhereSensor << "\" instance=\"" << kSceneDetector << "\"/>\n";
   }
   x << "  </sensor>\n";
   if (spec.grasp.enabled) {
     const GraspSetup& g = spec.grasp;
-    x << "  <custom>\n";
-    x << "    <text name=\"mjhand:" << kSceneDetector << "\" data=\"type=contact_detection sensor=" << kSceneDetector;
-    if (g.where) x << " where=" << kSceneWhereSensor;
-    x << " fingers=all palm=palm threshold=" << num(g.threshold) << " samples=" << g.samples << "\"/>\n";
-    x << "    <text name=\"mjhand:" << kSceneCloser << "\" data=\"type=hand_closure detector=" << kSceneDetector
-      << " increment=";
+    std::string increments;
     if (g.increments.empty()) {
-      x << num(g.increment);
+      increments = num(g.increment);
     } else {
-      for (size_t i = 0; i < g.increments.size(); ++i) x << (i ? "," : "") << num(g.increments[i]);
+      for (size_t i = 0; i < g.increments.size(); ++i) increments += (i ? "," : "") + num(g.increments[i]);
     }
-    x << " start=" << num(g.start) << "\"/>\n";
-    x << "  </custom>\n";
+    auto config = [&x](const std::string& key, const std::string& value) {
+      x << "        <config key=\"" << key << "\" value=\"" << value << "\"/>\n";
+    };
+    x << "  <extension>\n";
+    x << "    <plugin plugin=\"mjhand.contact_detection\">\n      <instance name=\"" << kSceneDetector << "\">\n";
+    config("sensor", kSceneDetector);
+    if (g.where) config("where", kSceneWhereSensor);
+    config("fingers", "all");
+    config("palm", "palm");
+    config("threshold", num(g.threshold));
+    config("samples", std::to_string(g.samples));
+    x << "      </instance>\n    </plugin>\n";
+    x << "    <plugin plugin=\"mjhand.hand_closure\">\n      <instance name=\"" << kSceneCloser << "\">\n";
+    config("detector", kSceneDetector);
+    config("increment", increments);
+    config("start", num(g.start));
+    config("kp", num(kp));
+    x << "      </instance>\n    </plugin>\n";
+    x << "  </extension>\n";
   }
   if (nuserdata > 0) x << "  <size nuserdata=\"" << nuserdata << "\"/>\n";
   x << "</mujoco>\n";
