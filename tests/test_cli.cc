@@ -27,14 +27,14 @@ TEST_CASE("mjhand run writes a CSV of time, qpos, qvel, ctrl, sensors and a repo
   const Result r = run_cli("run " + source_path("models/egrasp_scene.xml") + " --duration 0.5 --out " + out);
   INFO(r.output);
   REQUIRE(r.status == 0);
-  CHECK_THAT(r.output, Catch::Contains("close (posture)") && Catch::Contains("tips (fingertip_kinematics)"));
+  CHECK_THAT(r.output, Catch::Contains("close (posture, native)") && Catch::Contains("tips (fingertip_kinematics, native)"));
   CHECK_THAT(r.output, Catch::Contains("cross-check: mjhand DH FK vs MuJoCo site_xpos, 4 fingertips x 250 steps"));
   const std::string csv = read_all(out + "/trajectory.csv");
   std::istringstream lines(csv);
   std::string header, line;
   std::getline(lines, header);
   CHECK(header.rfind("time,qpos:f1_j1,", 0) == 0);
-  CHECK_THAT(header, Catch::Contains("qvel:ball_free[5]") && Catch::Contains("ctrl:f4_j3_position") &&
+  CHECK_THAT(header, Catch::Contains("qvel:ball_free[5]") && Catch::Contains("ctrl:f4_j3_plugin") &&
                          Catch::Contains("sensor:f1_fk[3]") && Catch::Contains("sensor:ball_pos[2]"));
   int rows = 0;
   std::string last;
@@ -69,39 +69,39 @@ TEST_CASE("mjhand run rejects bad command lines and bad models with a clear mess
 
   // A model whose plugin configuration is wrong: the message names file, line, instance, key and value.
   const std::string dir = temp_dir("badplugin");
-  std::filesystem::copy_file(source_path("models/egrasp_hand.xml"), dir + "/egrasp_hand.xml");
+  std::filesystem::copy_file(source_path("models/egrasp_hand_servo.xml"), dir + "/egrasp_hand_servo.xml");
   std::string xml = read_all(scene);
-  const std::string good = "type=posture actuators=all tau=0.15";
+  const std::string good = "<config key=\"manipulability\" value=\"true\"/>";
   REQUIRE(xml.find(good) != std::string::npos);
-  xml.replace(xml.find(good), good.size(), "type=posture actuators=all tau=fast");
+  xml.replace(xml.find(good), good.size(), "<config key=\"manipulability\" value=\"maybe\"/>");
   std::ofstream(dir + "/scene.xml") << xml;
   int line = 1;
-  for (char c : xml.substr(0, xml.find("mjhand:close"))) line += c == '\n';
+  for (char c : xml.substr(0, xml.find("<instance name=\"tips\""))) line += c == '\n';
   r = run_cli("run " + dir + "/scene.xml --out " + dir + "/out");
   CHECK(r.status == 1);
-  CHECK_THAT(r.output, Catch::Contains(dir + "/scene.xml:" + std::to_string(line)) && Catch::Contains("'close'") &&
-                           Catch::Contains("key 'tau' = 'fast'"));
+  CHECK_THAT(r.output, Catch::Contains(dir + "/scene.xml:" + std::to_string(line)) && Catch::Contains("'tips'") &&
+                           Catch::Contains("key 'manipulability' = 'maybe'"));
   CHECK_FALSE(std::filesystem::exists(dir + "/out/trajectory.csv"));
 
-  // A <user> sensor nothing writes would log zeros: refused.
+  // A sensor bound to an instance whose configuration does not name it would read zeros: refused at load.
   xml = read_all(scene);
-  const std::string tips = "type=fingertip_kinematics sensors=f1_fk,f2_fk,f3_fk,f4_fk";
+  const std::string tips = "<config key=\"sensors\" value=\"f1_fk,f2_fk,f3_fk,f4_fk\"/>";
   REQUIRE(xml.find(tips) != std::string::npos);
-  xml.replace(xml.find(tips), tips.size(), "type=fingertip_kinematics sensors=f1_fk,f2_fk,f3_fk");
+  xml.replace(xml.find(tips), tips.size(), "<config key=\"sensors\" value=\"f1_fk,f2_fk,f3_fk\"/>");
   std::ofstream(dir + "/scene2.xml") << xml;
   r = run_cli("run " + dir + "/scene2.xml --out " + dir + "/out2");
   CHECK(r.status == 1);
-  CHECK_THAT(r.output, Catch::Contains("no mjhand plugin instance serves") && Catch::Contains("sensor 'f4_fk'"));
+  CHECK_THAT(r.output, Catch::Contains("sensor 'f4_fk' is bound to this instance") && Catch::Contains("'tips'"));
 }
 
 TEST_CASE("mjhand run --set / --set-file change plugin configuration without editing the model", "[cli]") {
   const std::string dir = temp_dir("set");
   const std::string scene = source_path("models/egrasp_scene.xml");
-  Result r = run_cli("run " + scene + " --duration 0.2 --out " + dir + "/a --set close.start=0 --set close.tau=0.01" +
+  Result r = run_cli("run " + scene + " --duration 0.5 --out " + dir + "/a --set close.start=0 --set close.tau=0.01" +
                      " --set close.target=0.1");
   INFO(r.output);
   REQUIRE(r.status == 0);
-  // Every ctrl reached the overridden target (0.1 for all 12 actuators).
+  // The servos reached the overridden target: the abduction joint f1_j1 (about the vertical: no gravity torque).
   std::istringstream csv(read_all(dir + "/a/trajectory.csv"));
   std::string header, line, last;
   std::getline(csv, header);
@@ -112,7 +112,7 @@ TEST_CASE("mjhand run --set / --set-file change plugin configuration without edi
     std::string name;
     while (std::getline(h, name, ',')) names.push_back(name);
   }
-  const auto it = std::find(names.begin(), names.end(), "ctrl:f1_j1_position");
+  const auto it = std::find(names.begin(), names.end(), "qpos:f1_j1");
   REQUIRE(it != names.end());
   const size_t col = static_cast<size_t>(it - names.begin());
   std::istringstream fields(last);
@@ -123,7 +123,7 @@ TEST_CASE("mjhand run --set / --set-file change plugin configuration without edi
   std::ofstream(dir + "/set.txt") << "# setpoints\nclose.tau=0.01\n\nclose.target=oops  # bad\n";
   r = run_cli("run " + scene + " --duration 0.2 --out " + dir + "/b --set-file " + dir + "/set.txt");
   CHECK(r.status == 1);
-  CHECK_THAT(r.output, Catch::Contains("key 'target' = 'oops' (from " + dir + "/set.txt:4)"));
+  CHECK_THAT(r.output, Catch::Contains("key 'target' = 'oops'") && Catch::Contains("(from " + dir + "/set.txt:4)"));
 }
 
 TEST_CASE("every subcommand answers --help, and docs/mjhand-cli.md holds each help text verbatim", "[cli]") {

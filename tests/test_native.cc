@@ -216,6 +216,6 @@ TEST_CASE("native: overrides are compiled into the instance's <config>, also in 
     mjhand::load_model_with_overrides(scene, {mjhand::parse_override("close.tau=-1", "--set close.tau=-1")}, &rest);
     FAIL("accepted tau=-1");
   } catch (const std::exception& e) {
-    CHECK_THAT(e.what(), Catch::Contains("key 'tau' = '-1'") && Catch::Contains("(with --set close.tau=-1)"));
+    CHECK_THAT(e.what(), Catch::Contains("key 'tau' = '-1'") && Catch::Contains("(from --set close.tau=-1)"));
   }
 }

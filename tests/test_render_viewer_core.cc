@@ -27,7 +27,7 @@ using mjhand_test::source_path;
 
 namespace {
 std::string config_of(const mjhand::Host& h, const std::string& inst, const std::string& key) {
-  const mjhand::Instance* i = h.find(inst);
+  const mjhand::Instance* i = h.find_any(inst);
   REQUIRE(i);
   for (const auto& kv : i->config) {
     if (kv.first == key) return kv.second;
@@ -215,11 +215,20 @@ TEST_CASE("viewer targets: DLS x, y, z reaches MuJoCo's site and becomes the pos
   REQUIRE(vals.size() == static_cast<size_t>(s.m()->nu));
   for (int i = 0; i < 3; ++i) CHECK(vals[i] == Approx(f.q[i]).margin(1e-8));
   CHECK(vals[4] == Approx(-0.7));  // other fingers keep the file's values
-  // With the instance off, the target goes to the position actuators' ctrl instead.
+  // With the instance off nothing holds a position target: the hand's actuators are the instance's own servos
+  // (native plugin actuators), not MuJoCo position actuators whose ctrl could take it.
   s.set_enabled("close", false);
   REQUIRE(t.solve(s.m(), s.d(), 0));
-  CHECK(t.send(s, 0) == "position actuators set");
-  for (int i = 0; i < 3; ++i) CHECK(s.d()->ctrl[i] == Approx(f.q[i]).margin(1e-12));
+  CHECK_THAT(t.send(s, 0), Catch::Contains("no position target for f1_j1, f1_j2, f1_j3"));
+  // The hand with MuJoCo position actuators and no plugin (egrasp_hand.xml, same palm pose): the target goes to
+  // their ctrl.
+  Session plain(source_path("models/egrasp_hand.xml"));
+  FingerTargets tp(plain.m());
+  FingerTarget& g = tp.fingers()[0];
+  for (int i = 0; i < 3; ++i) g.input[i] = target[i];
+  REQUIRE(tp.solve(plain.m(), plain.d(), 0));
+  CHECK(tp.send(plain, 0) == "position actuators set");
+  for (int i = 0; i < 3; ++i) CHECK(plain.d()->ctrl[i] == Approx(g.q[i]).margin(1e-12));
 }
 
 TEST_CASE("viewer metrics: the grasp box agrees with the grasp_analysis sensor", "[viewer]") {

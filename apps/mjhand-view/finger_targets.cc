@@ -42,8 +42,10 @@ std::vector<int> instance_joints(const mjModel* m, const Instance& inst) {
   }
   const std::string a = config_value(inst, "actuators");
   std::vector<int> acts;
-  if (a == "all") {
-    for (int i = 0; i < m->nu; ++i) acts.push_back(i);
+  if (a == "all") {  // native: every actuator bound to the instance
+    for (int i = 0; i < m->nu; ++i) {
+      if (inst.native_id < 0 || m->actuator_plugin[i] == inst.native_id) acts.push_back(i);
+    }
   } else {
     for (const std::string& n : split_list(a)) acts.push_back(mj_name2id(m, mjOBJ_ACTUATOR, n.c_str()));
   }
@@ -152,7 +154,8 @@ std::string FingerTargets::send(Session& s, int k) {
     const char* jn = mj_id2name(m, mjOBJ_JOINT, joint);
     bool done = false;
     // (1) an enabled instance with a per-joint target key that covers this joint.
-    for (const Instance& inst : host->instances()) {
+    for (const Instance* instp : host->all_instances()) {
+      const Instance& inst = *instp;
       if (!s.enabled(inst.name)) continue;
       std::string key;
       for (const char* cand : {"setpoint", "target", "q1"}) {
@@ -186,7 +189,8 @@ std::string FingerTargets::send(Session& s, int k) {
     for (int a = 0; a < m->nu && !done; ++a) {
       if (m->actuator_trntype[a] != mjTRN_JOINT || m->actuator_trnid[2 * a] != joint || !is_position_servo(m, a)) continue;
       bool owned = false;
-      for (const Instance& inst : host->instances()) {
+      for (const Instance* instp : host->all_instances()) {
+      const Instance& inst = *instp;
         for (int c : inst.plugin->owned_ctrls()) owned |= (c == a) && s.enabled(inst.name);
       }
       if (owned) continue;

@@ -11,7 +11,8 @@ namespace mjhand::view {
 namespace {
 // The enabled instance that writes actuator a's ctrl, or nullptr.
 const Instance* ctrl_owner(const Session& s, int a) {
-  for (const Instance& inst : s.host()->instances()) {
+  for (const Instance* instp : s.host()->all_instances()) {
+    const Instance& inst = *instp;
     for (int c : inst.plugin->owned_ctrls()) {
       if (c == a && s.enabled(inst.name)) return &inst;
     }

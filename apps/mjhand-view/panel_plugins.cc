@@ -1,9 +1,11 @@
-// Plugin panel: every mjhand instance with its resolved configuration (editable: text field + Apply re-attaches
-// the host with all edits so far), on/off switch, live state slice of d->userdata, owned ctrl and sensor values.
+// Plugin panel: every mjhand instance (callback-host and native) with its resolved configuration (editable: text
+// field + Apply re-attaches the host, or recompiles the model for a native instance, with all edits so far), on/off
+// switch, live state (d->userdata or d->plugin_state), owned ctrl/force and sensor values.
 #include <imgui.h>
 
 #include <cstring>
 
+#include "native/native_plugins.h"
 #include "ui_state.h"
 
 namespace mjhand::view {
@@ -11,8 +13,8 @@ namespace mjhand::view {
 namespace {
 void fill_edit_fields(UiState& ui) {
   ui.edit_text.clear();
-  for (const Instance& inst : ui.session->host()->instances()) {
-    for (const auto& kv : inst.config) ui.edit_text[inst.name + "." + kv.first] = kv.second;
+  for (const Instance* inst : ui.session->host()->all_instances()) {
+    for (const auto& kv : inst->config) ui.edit_text[inst->name + "." + kv.first] = kv.second;
   }
   ui.edit_generation = ui.host_generation;
 }
@@ -33,13 +35,15 @@ void draw_plugin_panel(UiState& ui) {
   if (ui.edit_generation != ui.host_generation) fill_edit_fields(ui);
   const mjModel* m = s.m();
   mjData* d = s.d();
-  if (host->instances().empty()) ImGui::TextWrapped("This model declares no mjhand plugin instances.");
-  for (const Instance& inst : host->instances()) {
+  if (host->all_instances().empty()) ImGui::TextWrapped("This model declares no mjhand plugin instances.");
+  for (const Instance* instance : host->all_instances()) {
+    const Instance& inst = *instance;
     ImGui::PushID(inst.name.c_str());
     bool on = s.enabled(inst.name);
     if (ImGui::Checkbox("##on", &on)) s.set_enabled(inst.name, on);
     ImGui::SameLine();
-    const std::string header = inst.name + "  (" + inst.type + ")" + (on ? "" : "  [off]");
+    const std::string header = inst.name + "  (" + inst.type + (inst.native_id >= 0 ? ", native" : "") + ")" +
+                               (on ? "" : "  [off]");
     if (ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
       ImGui::Indent();
       // Configuration: one text field per key; Apply re-attaches with every edit made so far.
@@ -69,8 +73,9 @@ void draw_plugin_panel(UiState& ui) {
       }
       // Live state.
       const int n = inst.plugin->nstate();
-      if (n > 0 && host->state_ready(d)) {
-        const mjtNum* st = host->state(d, inst);
+      const bool ready = inst.native_id >= 0 || host->state_ready(d);
+      if (n > 0 && ready) {
+        const mjtNum* st = inst.native_id >= 0 ? native_state(m, d, inst.native_id) : host->state(d, inst);
         std::string line = "state:";
         for (int i = 0; i < n && i < 24; ++i) {
           char b[32];
@@ -80,8 +85,12 @@ void draw_plugin_panel(UiState& ui) {
         if (n > 24) line += " ...";
         ImGui::TextWrapped("%s", line.c_str());
       }
-      for (int a : inst.plugin->owned_ctrls()) {
-        ImGui::Text("ctrl %s = %.5g", name_or_id(m, mjOBJ_ACTUATOR, a).c_str(), d->ctrl[a]);
+      for (int a : inst.plugin->owned_ctrls()) {  // native: the controller's output is the actuator's force
+        if (inst.native_id >= 0) {
+          ImGui::Text("actuator %s: force %.5g", name_or_id(m, mjOBJ_ACTUATOR, a).c_str(), d->actuator_force[a]);
+        } else {
+          ImGui::Text("ctrl %s = %.5g", name_or_id(m, mjOBJ_ACTUATOR, a).c_str(), d->ctrl[a]);
+        }
       }
       for (int a : inst.plugin->owned_actuators()) {
         ImGui::Text("actuator %s: force %.5g", name_or_id(m, mjOBJ_ACTUATOR, a).c_str(), d->actuator_force[a]);

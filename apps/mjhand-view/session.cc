@@ -1,5 +1,8 @@
 #include "session.h"
 
+#include "native/native_overrides.h"
+#include "native/native_plugins.h"
+
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -7,7 +10,8 @@
 namespace mjhand::view {
 
 Session::Session(const std::string& path) : path_(path) {
-  m_ = load_model(path);
+  std::vector<ConfigOverride> none;
+  m_ = load_model_with_overrides(path, {}, &none);  // errors name the file and line of a bad plugin instance
   host_ = attach(m_.get(), {});
   d_ = make_data(m_.get());
   mjv_defaultPerturb(&pert);
@@ -32,19 +36,30 @@ void Session::note(const std::string& s) {
 
 void Session::apply_enabled() {
   for (const Instance& inst : host_->instances()) host_->set_enabled(inst.name, disabled_.count(inst.name) == 0);
+  for (const Instance& inst : host_->native_instances()) {  // a native instance's switch is part of its mjData
+    set_native_enabled(m_.get(), d_.get(), inst.native_id, disabled_.count(inst.name) == 0);
+  }
 }
 
 std::string Session::reload() {
   ModelPtr nm;
   try {
-    nm = load_model(path_);
+    std::vector<ConfigOverride> none;
+    nm = load_model_with_overrides(path_, {}, &none);
   } catch (const std::exception& e) {
     return e.what();
   }
   std::unique_ptr<Host> nh;
   std::vector<ConfigOverride> kept = overrides_;
   try {
-    nh = attach(nm.get(), kept);
+    if (!kept.empty()) {  // native edits are compiled into the model
+      std::vector<ConfigOverride> host_kept;
+      ModelPtr edited = load_model_with_overrides(path_, kept, &host_kept);
+      nh = attach(edited.get(), host_kept);
+      nm = std::move(edited);
+    } else {
+      nh = attach(nm.get(), kept);
+    }
   } catch (const std::exception& with_edits) {
     if (kept.empty()) return with_edits.what();
     try {  // the file changed so that an edit no longer applies: keep the file's own values
@@ -64,7 +79,7 @@ std::string Session::reload() {
   host_ = std::move(nh);
   overrides_ = kept;
   for (auto it = disabled_.begin(); it != disabled_.end();) {
-    it = host_->find(*it) ? std::next(it) : disabled_.erase(it);
+    it = host_->find_any(*it) ? std::next(it) : disabled_.erase(it);
   }
   apply_enabled();
   if (keyframe_ >= m_->nkey) keyframe_ = -1;
@@ -80,6 +95,7 @@ void Session::reset() {
     mj_resetData(m_.get(), d_.get());
   }
   sim_lag_ = 0;
+  apply_enabled();  // a reset turns native instances back on
   mj_forward(m_.get(), d_.get());
 }
 
@@ -159,7 +175,58 @@ std::vector<mjtNum> fresh_state(const Host& h, const mjModel* m, const mjData* d
 
 }  // namespace
 
+std::string Session::set_native_overrides(const std::vector<ConfigOverride>& overrides) {
+  ModelPtr nm;
+  std::unique_ptr<Host> nh;
+  try {
+    AttachOptions opt;
+    opt.xml_path = path_;
+    nm = load_model_with_overrides(path_, overrides, &opt.overrides);
+    nh = Host::attach(nm.get(), opt);
+  } catch (const std::exception& e) {
+    return e.what();  // nothing changed
+  }
+  DataPtr nd = make_data(nm.get());
+  // The simulation goes on: the whole integration state moves over (the models differ only in configuration).
+  const int sig = mjSTATE_INTEGRATION;
+  if (mj_stateSize(m_.get(), sig) == mj_stateSize(nm.get(), sig)) {
+    std::vector<mjtNum> state(mj_stateSize(m_.get(), sig));
+    mj_getState(m_.get(), d_.get(), state.data(), sig);
+    mj_setState(nm.get(), nd.get(), state.data(), sig);
+    // As for callback instances: running state is kept, entries that reset() derives from the configuration take
+    // the new configuration's values.
+    for (size_t k = 0; k < nh->native_instances().size() && k < host_->native_instances().size(); ++k) {
+      const Instance& was = host_->native_instances()[k];
+      const Instance& now = nh->native_instances()[k];
+      const int n = native_state_size(nm.get(), now.native_id);
+      if (was.name != now.name || n != native_state_size(m_.get(), was.native_id) || n == 0) continue;
+      std::vector<mjtNum> old_fresh(n), new_fresh(n);
+      was.plugin->reset(m_.get(), d_.get(), old_fresh.data());
+      now.plugin->reset(nm.get(), nd.get(), new_fresh.data());
+      mjtNum* live = native_state(nm.get(), nd.get(), now.native_id);
+      for (int i = 0; i < n; ++i) {
+        if (new_fresh[i] != old_fresh[i]) live[i] = new_fresh[i];
+      }
+    }
+  }
+  host_.reset();
+  d_.reset();
+  m_ = std::move(nm);
+  d_ = std::move(nd);
+  host_ = std::move(nh);
+  overrides_ = overrides;
+  apply_enabled();
+  mj_forward(m_.get(), d_.get());
+  return "";
+}
+
 std::string Session::set_overrides(const std::vector<ConfigOverride>& overrides) {
+  for (const ConfigOverride& o : overrides) {  // native instances are configured when MuJoCo compiles the model
+    if (mj_name2id(m_.get(), mjOBJ_PLUGIN, o.instance.c_str()) >= 0) return set_native_overrides(overrides);
+  }
+  for (const ConfigOverride& o : overrides_) {
+    if (mj_name2id(m_.get(), mjOBJ_PLUGIN, o.instance.c_str()) >= 0) return set_native_overrides(overrides);
+  }
   mjData* d = d_.get();
   const bool live = host_->state_ready(d);
   // Reset states of the old configuration, taken before its plugins go away.
@@ -213,7 +280,12 @@ std::string Session::set_key(const std::string& instance, const std::string& key
 }
 
 void Session::set_enabled(const std::string& instance, bool on) {
-  host_->set_enabled(instance, on);
+  const Instance* inst = host_->find_any(instance);
+  if (inst && inst->native_id >= 0) {
+    set_native_enabled(m_.get(), d_.get(), inst->native_id, on);
+  } else {
+    host_->set_enabled(instance, on);
+  }
   if (on) {
     disabled_.erase(instance);
   } else {

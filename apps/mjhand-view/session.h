@@ -65,6 +65,9 @@ class Session {
 
  private:
   std::unique_ptr<Host> attach(const mjModel* m, const std::vector<ConfigOverride>& overrides) const;
+  // set_overrides when an edit names a native instance: recompiles the model with the edits and carries the
+  // simulation state over to it.
+  std::string set_native_overrides(const std::vector<ConfigOverride>& overrides);
   void apply_enabled();
   void note(const std::string& s);
 

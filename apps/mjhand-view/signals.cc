@@ -21,7 +21,8 @@ std::vector<Signal> available_signals(const mjModel* m, const Host* host) {
     out.push_back({"force " + name_of(m, mjOBJ_ACTUATOR, a, "actuator") + " [N m or N]", SignalKind::kActuatorForce, a});
   }
   if (host) {
-    for (const Instance& inst : host->instances()) {
+    for (const Instance* instp : host->all_instances()) {
+      const Instance& inst = *instp;
       if (inst.type != "coil_actuator") continue;
       for (int a : inst.plugin->owned_actuators()) {
         out.push_back({"current " + name_of(m, mjOBJ_ACTUATOR, a, "actuator") + " [A]", SignalKind::kCoilCurrent, a});

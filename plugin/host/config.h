@@ -41,6 +41,10 @@ class Config {
   // True for a native instance (false for a callback-host instance declared in <custom><text name="mjhand:...">).
   bool native() const { return native_instance_ >= 0; }
   int native_instance() const { return native_instance_; }
+  // True while MuJoCo sizes a native instance's state and sensors during compilation: the model is not complete yet
+  // (custom data, for one, is missing), so a factory builds only what nstate() and sensor_width() need.
+  void set_sizing(bool on) { sizing_ = on; }
+  bool sizing() const { return sizing_; }
 
   const mjModel* model() const { return m_; }
   const std::string& instance() const { return instance_; }
@@ -88,6 +92,7 @@ class Config {
   std::map<std::string, std::string> origins_;
   mutable std::set<std::string> used_;
   int native_instance_ = -1;
+  bool sizing_ = false;
 };
 
 // Human name of an MJCF object type for messages ("joint", "site", ...).

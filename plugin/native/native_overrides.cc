@@ -1,5 +1,6 @@
 #include "native/native_overrides.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -18,7 +19,7 @@ namespace fs = std::filesystem;
 
 std::string read_text(const std::string& path) {
   const std::string problem = text_file_problem(path);
-  if (!problem.empty()) throw std::runtime_error(path + ": " + problem);
+  if (!problem.empty()) throw std::runtime_error(path + ": " + problem + ", not an MJCF file");
   std::ifstream in(path);
   if (!in) throw std::runtime_error(path + ": cannot open file");
   std::stringstream ss;
@@ -88,6 +89,37 @@ bool edit_instance(std::string& text, const std::string& instance, const std::st
   return true;
 }
 
+// "FILE:LINE" of <instance name="NAME"> in the main file or the files it includes, or "".
+std::string locate_instance(const std::string& name, const std::string& path,
+                            std::map<std::string, std::string> files) {
+  collect_includes(fs::path(path).parent_path().string(), files.at(path), files);
+  const std::regex open("<instance\\s+name\\s*=\\s*[\"']" + name + "[\"']");
+  for (const auto& [file, text] : files) {
+    const std::string clean = without_comments(text);
+    std::smatch m;
+    if (std::regex_search(clean, m, open)) {
+      return file + ":" + std::to_string(1 + std::count(clean.begin(), clean.begin() + m.position(0), '\n'));
+    }
+  }
+  return "";
+}
+
+// MuJoCo's load error, with the file and line of the mjhand instance it names (MuJoCo's engine errors have none).
+std::string load_error(const std::string& path, const std::string& message,
+                       const std::map<std::string, std::string>& files) {
+  static const std::regex instance(R"(plugin instance '([A-Za-z0-9_.:-]+)')");
+  std::smatch m;
+  std::string where;
+  if (std::regex_search(message, m, instance)) {
+    try {
+      where = locate_instance(m[1].str(), path, files);
+    } catch (const std::exception&) {
+      where.clear();  // an unreadable include: MuJoCo's message stands alone
+    }
+  }
+  return (where.empty() ? path : where) + ": MuJoCo cannot load " + (where.empty() ? "it" : path) + ": " + message;
+}
+
 ModelPtr compile_files(const std::string& path, const std::map<std::string, std::string>& files) {
   mjVFS vfs;
   mj_defaultVFS(&vfs);
@@ -100,7 +132,7 @@ ModelPtr compile_files(const std::string& path, const std::map<std::string, std:
   char error[1024] = {0};
   mjModel* m = mj_loadXML(path.c_str(), &vfs, error, sizeof(error));
   mj_deleteVFS(&vfs);
-  if (!m) throw std::runtime_error(path + ": MuJoCo cannot load it: " + error);
+  if (!m) throw std::runtime_error(load_error(path, error, files));
   return ModelPtr(m);
 }
 
@@ -130,18 +162,24 @@ ModelPtr compile_with_overrides(const std::string& path, const std::string& text
   try {
     return compile_files(path, files);
   } catch (const std::exception& e) {
+    // The override the message is about (its instance and key), else all of them.
+    const std::string message = e.what();
+    for (const ConfigOverride& o : native) {
+      if ((message.find("plugin instance '" + o.instance + "'") != std::string::npos ||
+           message.find("Element name '" + o.instance + "'") != std::string::npos) &&
+          (message.find("key '" + o.key + "'") != std::string::npos ||
+           message.find("'plugin:" + o.key + "'") != std::string::npos)) {
+        throw ConfigError(message + " (from " + o.origin + ")");
+      }
+    }
     std::string origins;
     for (const ConfigOverride& o : native) origins += (origins.empty() ? "" : ", ") + o.origin;
-    throw ConfigError(std::string(e.what()) + " (with " + origins + ")");
+    throw ConfigError(message + " (with " + origins + ")");
   }
 }
 
 ModelPtr load_model_with_overrides(const std::string& path, const std::vector<ConfigOverride>& overrides,
                                    std::vector<ConfigOverride>* rest) {
-  if (overrides.empty()) {
-    rest->clear();
-    return load_model(path);
-  }
   return compile_with_overrides(path, read_text(path), overrides, rest);
 }
 

@@ -42,14 +42,39 @@ const PluginType* type_of(const mjModel* m, int instance) {
 
 bool is_bad(mjtNum v) { return !(std::fabs(v) <= mjMAXVAL); }  // NaN fails every comparison
 
+// Depth of create() calls on this thread. A factory may make a scratch mjData of the same model (e.g. to check a
+// chain against MuJoCo's kinematics); MuJoCo then calls init again, which must not create again (endless
+// recursion): such nested mjData get an inert instance (no object, computes nothing).
+thread_local int creating = 0;
+
+struct Creating {
+  Creating() { ++creating; }
+  ~Creating() { --creating; }
+};
+
 // Creates and validates the instance's Plugin; throws ConfigError naming instance, key, value and reason.
-std::unique_ptr<Plugin> create(const mjModel* m, int instance, const PluginType& type) {
+std::unique_ptr<Plugin> create(const mjModel* m, int instance, const PluginType& type, bool sizing = false) {
+  const Creating guard;
   const std::string name = instance_name(m, instance);
   Config cfg(m, name, type.name, [name] { return "<instance name=\"" + name + "\">"; }, native_config(m, instance));
   cfg.set_native_instance(instance);
+  cfg.set_sizing(sizing);
   std::unique_ptr<Plugin> plugin = type.factory(m, cfg);
   if (!plugin) cfg.fail("the factory returned no plugin");
   cfg.check_all_used();
+  if (sizing) return plugin;  // the model is incomplete: bindings are checked by init
+  // What MuJoCo sized while compiling must be what the configured object uses (else it would write out of bounds).
+  if (m->plugin_statenum[instance] != kHeader + plugin->nstate()) {
+    cfg.fail("needs " + std::to_string(plugin->nstate()) + " state values but MuJoCo sized " +
+             std::to_string(m->plugin_statenum[instance] - kHeader) + " while compiling (an mjhand bug)");
+  }
+  for (int s : plugin->owned_sensors()) {
+    if (s >= 0 && s < m->nsensor && m->sensor_plugin[s] == instance && m->sensor_dim[s] != plugin->sensor_width(s)) {
+      cfg.fail("sensor " + object_label(m, mjOBJ_SENSOR, s) + " has " + std::to_string(m->sensor_dim[s]) +
+               " values but the configuration writes " + std::to_string(plugin->sensor_width(s)) +
+               " (an mjhand bug: they were sized while compiling)");
+    }
+  }
   if (plugin->nstate() < 0) cfg.fail("negative state size");
   const int caps = plugin->capabilities();
   for (int s = 0; s < m->nsensor; ++s) {
@@ -112,6 +137,10 @@ bool make_instance(const mjModel* m, mjData* d, int instance, char* error, size_
     const PluginType* type = type_of(m, instance);
     if (!type) throw ConfigError("plugin instance '" + instance_name(m, instance) + "' has no mjhand type");
     auto ni = std::make_unique<NativeInstance>();
+    if (creating > 0) {  // a factory's scratch mjData: inert
+      d->plugin_data[instance] = reinterpret_cast<uintptr_t>(ni.release());
+      return;
+    }
     ni->plugin = create(m, instance, *type);
     ni->type = type;
     ni->caps = ni->plugin->capabilities();
@@ -219,7 +248,7 @@ int cb_nstate(const mjModel* m, int instance) {
   int n = 0;
   char error[64];
   // An invalid configuration is reported by init, which MuJoCo runs while compiling; here it just sizes nothing.
-  if (type) guarded(error, sizeof(error), [&] { n = create(m, instance, *type)->nstate(); });
+  if (type) guarded(error, sizeof(error), [&] { n = create(m, instance, *type, true)->nstate(); });
   return kHeader + n;
 }
 
@@ -227,7 +256,7 @@ int cb_nsensordata(const mjModel* m, int instance, int sensor_id) {
   const PluginType* type = type_of(m, instance);
   int n = 0;
   char error[64];
-  if (type) guarded(error, sizeof(error), [&] { n = create(m, instance, *type)->sensor_width(sensor_id); });
+  if (type) guarded(error, sizeof(error), [&] { n = create(m, instance, *type, true)->sensor_width(sensor_id); });
   return n > 0 ? n : 1;  // init then names the problem
 }
 
@@ -263,7 +292,7 @@ void cb_reset(const mjModel* m, mjtNum* state, void* data, int instance) {
 
 void cb_compute(const mjModel* m, mjData* d, int instance, int capability) {
   NativeInstance* ni = get(d, instance);
-  if (!ni) return;
+  if (!ni || !ni->plugin) return;
   const bool on = ready(m, d, instance, *ni);
   if (capability & mjPLUGIN_SENSOR) {
     if (ni->caps & kCapSensor) compute_sensors(m, d, instance, *ni, on);
@@ -277,7 +306,7 @@ void cb_compute(const mjModel* m, mjData* d, int instance, int capability) {
 
 void cb_act_dot(const mjModel* m, mjData* d, int instance) {
   NativeInstance* ni = get(d, instance);
-  if (!ni || !(ni->caps & kCapActuator)) return;
+  if (!ni || !ni->plugin || !(ni->caps & kCapActuator)) return;
   const bool on = ready(m, d, instance, *ni);
   const mjtNum* s = state_of(m, d, instance) + kHeader;
   for (int a : ni->actuators) {

@@ -63,6 +63,13 @@ class FingertipKinematics : public Plugin {
 
 std::unique_ptr<Plugin> make_fingertip_kinematics_plugin(const mjModel* m, const Config& cfg) {
   const std::vector<int> sensors = cfg.get_objects("sensors", mjOBJ_SENSOR);
+  // Native, while MuJoCo sizes the sensors: only their widths are needed (the chains are not in the model yet).
+  const int dim = cfg.native() && cfg.get_bool_or("manipulability", false) ? 4 : 3;
+  if (cfg.sizing()) {
+    std::vector<Output> outputs;
+    for (int s : sensors) outputs.push_back({s, -1, dim});
+    return std::make_unique<FingertipKinematics>(std::vector<ModelChain>{}, std::move(outputs));
+  }
   std::vector<ModelChain> chains;
   try {
     chains = read_model_chains(m);
@@ -73,8 +80,6 @@ std::unique_ptr<Plugin> make_fingertip_kinematics_plugin(const mjModel* m, const
   for (const ModelChain& mc : chains) {
     if (mc.chain.dof() > kMaxStackChainDof) cfg.fail("finger chain with more than 32 joints is not supported");
   }
-  // Native sensors have no declared dim: manipulability=true asks for the 4th value.
-  const int dim = cfg.native() && cfg.get_bool_or("manipulability", false) ? 4 : 3;
   std::vector<Output> outputs;
   for (int s : sensors) {
     const std::string label = object_label(m, mjOBJ_SENSOR, s);
