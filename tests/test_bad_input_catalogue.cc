@@ -54,7 +54,7 @@ const CliEntry kCli[] = {
   {"run: --duration below one timestep",        "run {S}/models/pid_finger.xml --duration 1e-9",                     2, "--duration 1e-09 s is shorter than one timestep (0.001 s)", ""},
   {"run: --set without =",                      "run {S}/models/pid_finger.xml --set hold.kp",                       1, "--set hold.kp: 'hold.kp' is not of the form INSTANCE.KEY=VALUE", ""},
   {"run: --set of an unknown instance",         "run {S}/models/pid_finger.xml --set nosuch.kp=1",                   1, "no plugin instance named 'nosuch' in the model (instances: hold)", ""},
-  {"run: --set value out of range",             "run {S}/models/pid_finger.xml --set hold.kp=-1",                    1, "pid_finger.xml:36): key 'kp' = '-1' (from --set hold.kp=-1)", "must lie in [0.000000, 10000000000.000000]"},
+  {"run: --set value out of range",             "run {S}/models/pid_finger.xml --set hold.kp=-1",                    1, "pid_finger.xml:8: MuJoCo cannot load", "key 'kp' = '-1': value -1.000000 must lie in [0.000000, 10000000000.000000] (from --set hold.kp=-1)"},
   {"run: --set-file that does not exist",       "run {S}/models/pid_finger.xml --set-file {T}/none.txt",             2, "--set-file: cannot open '{T}/none.txt'", ""},
   {"run: unknown --keyframe",                   "run {S}/models/pid_finger.xml --keyframe nope",                     2, "--keyframe: no keyframe 'nope' in the model (it has no keyframes)", ""},
   {"run: --qpos of the wrong length",           "run {S}/models/pid_finger.xml --qpos 1,2",                          2, "--qpos has 2 values but the model has nq = 3", ""},

@@ -17,6 +17,7 @@
 #include "pid/pid.h"
 #include "finger_targets.h"
 #include "grasp_monitor.h"
+#include "native/native_plugins.h"
 #include "overlays.h"
 #include "session.h"
 #include "signals.h"
@@ -48,27 +49,31 @@ std::string read_text(const std::string& path) {
 }
 }  // namespace
 
-TEST_CASE("viewer session: a key edit re-attaches the host, keeps the state and is validated", "[viewer]") {
+TEST_CASE("viewer session: a key edit recompiles a native instance, keeps the state and is validated", "[viewer]") {
   Session s(source_path("models/pid_finger.xml"));
   run_for(s, 0.2);
   const double t = s.d()->time;
-  const int nud = s.host()->userdata_size();
-  const std::vector<mjtNum> before(s.d()->userdata, s.d()->userdata + nud);
-  const int adr = s.host()->find("hold")->state_adr;
+  const int id = mj_name2id(s.m(), mjOBJ_PLUGIN, "hold");
+  REQUIRE(id >= 0);
+  const int n = s.host()->find_any("hold")->plugin->nstate();
+  const std::vector<mjtNum> before(mjhand::native_state(s.m(), s.d(), id), mjhand::native_state(s.m(), s.d(), id) + n);
+  const std::vector<mjtNum> qpos(s.d()->qpos, s.d()->qpos + s.m()->nq);
   REQUIRE(s.set_key("hold", "setpoint", "0.1,0.2,0.3") == "");
-  CHECK(s.d()->time == t);  // same mjData
-  // Same layout: the running state is kept (integrators, sample timing, held outputs) and only what reset()
-  // derives from the configuration -- here the setpoints, which the PID keeps in its state -- takes the new value.
-  const mjtNum* st = s.d()->userdata + adr;
+  // A new model (the configuration is compiled in) carrying the simulation on: time, positions and the running
+  // plugin state (integrators, sample timing, held outputs); only what reset() derives from the configuration --
+  // here the setpoints, which the PID keeps in its state -- takes the new value.
+  CHECK(s.d()->time == t);
+  for (int i = 0; i < s.m()->nq; ++i) CHECK(s.d()->qpos[i] == qpos[i]);
+  const mjtNum* st = mjhand::native_state(s.m(), s.d(), id);
   const double sp[3] = {0.1, 0.2, 0.3};
   using mjhand::PidController;
   for (int j = 0; j < 3; ++j) {
     CHECK(st[PidController::kHeader + PidController::kPerJoint * j] == sp[j]);
-    CHECK(PidController::integral(st, j) == PidController::integral(before.data() + adr, j));
+    CHECK(PidController::integral(st, j) == PidController::integral(before.data(), j));
     CHECK(PidController::integral(st, j) != 0.0);
   }
   int changed = 0;
-  for (int i = 0; i < nud; ++i) changed += s.d()->userdata[i] != before[i];
+  for (int i = 0; i < n; ++i) changed += st[i] != before[i];
   CHECK(changed == 3);
   CHECK(config_of(*s.host(), "hold", "setpoint") == "0.1,0.2,0.3");
   REQUIRE(s.overrides().size() == 1);
@@ -77,10 +82,12 @@ TEST_CASE("viewer session: a key edit re-attaches the host, keeps the state and 
   // PID with integral action holds the new setpoints (encoder quantisation 2 pi / 4096 = 1.5 mrad).
   const mjModel* m = s.m();
   for (int k = 0; k < 3; ++k) CHECK(std::fabs(s.d()->qpos[m->jnt_qposadr[k]] - sp[k]) < 0.01);
-  // An invalid value is rejected with the host's message; the previous edits stay in force.
+  // An invalid value is rejected with mjhand's message; the previous edits stay in force.
+  const mjModel* kept = s.m();
   const std::string err = s.set_key("hold", "kp", "-1");
   CHECK(err.find("kp") != std::string::npos);
   CHECK(err.find("hold") != std::string::npos);
+  CHECK(s.m() == kept);
   CHECK(config_of(*s.host(), "hold", "setpoint") == "0.1,0.2,0.3");
   CHECK(s.overrides().size() == 1);
   // Dropping every edit returns to the file's values.
@@ -88,19 +95,21 @@ TEST_CASE("viewer session: a key edit re-attaches the host, keeps the state and 
   CHECK(config_of(*s.host(), "hold", "setpoint") == "0.6,0.5,0.4");
 }
 
-TEST_CASE("viewer session: switching an instance off hands its ctrl to the user, across re-attach", "[viewer]") {
+TEST_CASE("viewer session: switching a native instance off removes its force, across edits", "[viewer]") {
   Session s(source_path("models/pid_finger.xml"));
   run_for(s, 0.1);
   s.set_enabled("hold", false);
-  CHECK_FALSE(s.host()->enabled("hold"));
-  for (int a = 0; a < s.m()->nu; ++a) s.d()->ctrl[a] = 0.01 * (a + 1);
+  CHECK_FALSE(s.enabled("hold"));
   run_for(s, 0.05);
-  for (int a = 0; a < s.m()->nu; ++a) CHECK(s.d()->ctrl[a] == Approx(0.01 * (a + 1)));
+  for (int a = 0; a < s.m()->nu; ++a) CHECK(s.d()->actuator_force[a] == 0.0);
   REQUIRE(s.set_key("hold", "kp", "3") == "");
-  CHECK_FALSE(s.host()->enabled("hold"));  // the switch survives the re-attach
+  const int id = mj_name2id(s.m(), mjOBJ_PLUGIN, "hold");
+  CHECK_FALSE(mjhand::native_enabled(s.m(), s.d(), id));  // the switch survives the recompiled model
+  run_for(s, 0.01);
+  CHECK(s.d()->actuator_force[0] == 0.0);
   s.set_enabled("hold", true);
   run_for(s, 0.05);
-  CHECK(s.d()->ctrl[0] != Approx(0.01));  // the controller writes again
+  CHECK(s.d()->actuator_force[0] != 0.0);  // the controller acts again
 }
 
 TEST_CASE("viewer session: a failing reload keeps the old model, a good one replaces it", "[viewer]") {
@@ -120,9 +129,10 @@ TEST_CASE("viewer session: a failing reload keeps the old model, a good one repl
   CHECK(s.m() == old);
   run_for(s, 0.01);  // still simulating
   std::string changed = good;
-  const size_t at = changed.find("setpoint=0.6,0.5,0.4");
+  const std::string from = "<config key=\"setpoint\" value=\"0.6,0.5,0.4\"/>";
+  const size_t at = changed.find(from);
   REQUIRE(at != std::string::npos);
-  changed.replace(at, 20, "setpoint=0.2,0.2,0.2");
+  changed.replace(at, from.size(), "<config key=\"setpoint\" value=\"0.2,0.2,0.2\"/>");
   {
     std::ofstream(path) << changed;
   }

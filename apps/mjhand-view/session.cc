@@ -216,7 +216,12 @@ std::string Session::set_native_overrides(const std::vector<ConfigOverride>& ove
   host_ = std::move(nh);
   overrides_ = overrides;
   apply_enabled();
+  // Derived quantities for whoever reads d before the next step; the plugin state stays as carried over (a
+  // time-triggered controller would otherwise take its next sample here already).
+  std::vector<mjtNum> plugin_state(mj_stateSize(m_.get(), mjSTATE_PLUGIN));
+  mj_getState(m_.get(), d_.get(), plugin_state.data(), mjSTATE_PLUGIN);
   mj_forward(m_.get(), d_.get());
+  mj_setState(m_.get(), d_.get(), plugin_state.data(), mjSTATE_PLUGIN);
   return "";
 }
 

@@ -194,19 +194,6 @@ std::unique_ptr<Host> Host::attach(const mjModel* m, const AttachOptions& option
   if (!m) throw ConfigError("attach: model is null");
   std::unique_ptr<Host> host(new Host(m));
   host->instances_ = create_instances(m, options);
-  for (const ConfigOverride& o : options.overrides) {
-    if (!host->find(o.instance)) {
-      if (mj_name2id(m, mjOBJ_PLUGIN, o.instance.c_str()) >= 0) {
-        throw ConfigError(o.origin + ": plugin instance '" + o.instance + "' is a native MuJoCo plugin (<extension>), " +
-                          "configured when MuJoCo compiles the model: apply the override while loading " +
-                          "(load_model_with_overrides), not when attaching");
-      }
-      std::string known;
-      for (const Instance& inst : host->instances_) known += (known.empty() ? "" : ", ") + inst.name;
-      throw ConfigError(o.origin + ": no plugin instance named '" + o.instance + "' in the model (instances: " +
-                        (known.empty() ? "none" : known) + ")");
-    }
-  }
   for (int i = 0; i < m->nplugin; ++i) {
     const std::string type = native_type(m, i);
     if (type.empty()) continue;
@@ -217,6 +204,19 @@ std::unique_ptr<Host> Host::attach(const mjModel* m, const AttachOptions& option
     inst.config = native_config(m, i);
     inst.native_id = i;
     host->natives_.push_back(std::move(inst));
+  }
+  for (const ConfigOverride& o : options.overrides) {
+    if (!host->find(o.instance)) {
+      if (mj_name2id(m, mjOBJ_PLUGIN, o.instance.c_str()) >= 0) {
+        throw ConfigError(o.origin + ": plugin instance '" + o.instance + "' is a native MuJoCo plugin (<extension>), " +
+                          "configured when MuJoCo compiles the model: apply the override while loading " +
+                          "(load_model_with_overrides), not when attaching");
+      }
+      std::string known;
+      for (const Instance* inst : host->all_instances()) known += (known.empty() ? "" : ", ") + inst->name;
+      throw ConfigError(o.origin + ": no plugin instance named '" + o.instance + "' in the model (instances: " +
+                        (known.empty() ? "none" : known) + ")");
+    }
   }
   host->enabled_.reset(new std::atomic<bool>[host->instances_.size()]);
   for (size_t k = 0; k < host->instances_.size(); ++k) host->enabled_[k].store(true);

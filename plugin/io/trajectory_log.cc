@@ -33,6 +33,10 @@ std::vector<std::string> trajectory_columns(const mjModel* m) {
   joint_columns(m, false, cols);
   joint_columns(m, true, cols);
   for (int i = 0; i < m->nu; ++i) cols.push_back("ctrl:" + name_of(m, mjOBJ_ACTUATOR, i));
+  // Plugin actuators: their force is what the plugin computed (a controller's torque, a servo's force).
+  for (int i = 0; i < m->nu; ++i) {
+    if (m->actuator_plugin[i] >= 0) cols.push_back("force:" + name_of(m, mjOBJ_ACTUATOR, i));
+  }
   for (int s = 0; s < m->nsensor; ++s) {
     const std::string name = name_of(m, mjOBJ_SENSOR, s);
     const int dim = m->sensor_dim[s];
@@ -65,6 +69,9 @@ void TrajectoryLog::record(const mjData* d) {
   put(d->qpos, m_->nq);
   put(d->qvel, m_->nv);
   put(d->ctrl, m_->nu);
+  for (int i = 0; i < m_->nu; ++i) {
+    if (m_->actuator_plugin[i] >= 0) std::fprintf(file_, ",%.17g", d->actuator_force[i]);
+  }
   put(d->sensordata, m_->nsensordata);
   std::fputc('\n', file_);
   ++rows_;

@@ -1,4 +1,5 @@
-// A CSV log of a simulation: time, qpos, qvel, ctrl and sensordata, with columns named after MJCF objects.
+// A CSV log of a simulation: time, qpos, qvel, ctrl, the force of plugin actuators and sensordata, with columns
+// named after MJCF objects.
 // Rows stream to PATH.partial; commit() renames it to PATH, so a log that was cut short is never taken as a result.
 #pragma once
 

@@ -64,7 +64,7 @@ std::unique_ptr<Plugin> create(const mjModel* m, int instance, const PluginType&
   cfg.check_all_used();
   if (sizing) return plugin;  // the model is incomplete: bindings are checked by init
   // What MuJoCo sized while compiling must be what the configured object uses (else it would write out of bounds).
-  if (m->plugin_statenum[instance] != kHeader + plugin->nstate()) {
+  if (m->plugin_statenum[instance] < kHeader + plugin->nstate()) {
     cfg.fail("needs " + std::to_string(plugin->nstate()) + " state values but MuJoCo sized " +
              std::to_string(m->plugin_statenum[instance] - kHeader) + " while compiling (an mjhand bug)");
   }
@@ -243,11 +243,15 @@ void compute_actuators(const mjModel* m, mjData* d, int instance, NativeInstance
 
 // ---- the mjpPlugin callbacks -----------------------------------------------------------------------------------
 
+// While MuJoCo compiles, it asks for the state size before it has copied the actuators' parameters (ctrlrange,
+// gear, transmission) into the model: a factory that validates those cannot be sized then. Such an instance gets
+// this much state (8 KB), more than any configuration of mjhand's types needs; init checks the real need fits.
+constexpr int kUnsizedState = 1024;
+
 int cb_nstate(const mjModel* m, int instance) {
   const PluginType* type = type_of(m, instance);
-  int n = 0;
+  int n = kUnsizedState;
   char error[64];
-  // An invalid configuration is reported by init, which MuJoCo runs while compiling; here it just sizes nothing.
   if (type) guarded(error, sizeof(error), [&] { n = create(m, instance, *type, true)->nstate(); });
   return kHeader + n;
 }

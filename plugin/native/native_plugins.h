@@ -33,7 +33,8 @@ std::unique_ptr<Plugin> create_native_plugin(const mjModel* m, int instance);
 // The configured object of instance `instance` in d (created by init), or nullptr when it is not an mjhand plugin.
 const Plugin* native_plugin(const mjModel* m, const mjData* d, int instance);
 
-// The instance's own state slice in d (after mjhand's two header entries), and its length.
+// The instance's own state slice in d (after mjhand's two header entries), and the length MuJoCo gave it (at least
+// Plugin::nstate(); more when the instance could not be sized while MuJoCo compiled, docs/native-plugins.md).
 mjtNum* native_state(const mjModel* m, mjData* d, int instance);
 int native_state_size(const mjModel* m, int instance);
 
