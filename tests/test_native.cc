@@ -100,6 +100,25 @@ TEST_CASE("native: every key written in an mjhand model or test is a declared at
       }
     }
   }
+  // And the native declarations (<extension><plugin plugin="mjhand.TYPE">...<config key=...>) in models/ and tests/.
+  const std::regex native(R"(<plugin\s+plugin=\\?"mjhand\.([a-z_]+)\\?">([\s\S]*?)</plugin>)");
+  const std::regex config_key(R"(<config\s+key=\\?"([^"\\]+)\\?")");
+  for (const std::string& file : files) {
+    const std::string content = mjhand_test::read_all(file);
+    for (std::sregex_iterator it(content.begin(), content.end(), native), end; it != end; ++it) {
+      const mjhand::PluginType* t = mjhand::PluginRegistry::global().find((*it)[1].str());
+      if (!t) continue;
+      const std::set<std::string> keys(t->keys.begin(), t->keys.end());
+      const std::string body = (*it)[2].str();
+      for (std::sregex_iterator k(body.begin(), body.end(), config_key); k != end; ++k) {
+        const std::string key = (*k)[1].str();
+        CAPTURE(file, t->name, key);
+        ++checked;
+        if (key == "tua" || key == "sample") continue;  // misspelt on purpose by the bad-input tests
+        CHECK(keys.count(key) == 1);
+      }
+    }
+  }
   CHECK(checked > 200);  // the scan found the declarations (222 keys when written)
 }
 

@@ -32,10 +32,10 @@ void register_builtin_plugins(PluginRegistry& registry) {
                 {"joints", "actuators", "setpoint", "kp", "ki", "kd", "period", "tf", "derivative", "u_min", "u_max", "dac_bits", "encoder_cpr", "fault_ctrl"}});
   registry.add({"dc_motor", "DC-motor joint actuator (voltage in, gear n): gain ki/(R n), back-EMF + friction bias",
                 make_dc_motor_plugin,
-                {"actuators", "n", "kb", "ki", "R", "Ja", "Jm", "Ba", "Bm", "check_armature"}});
+                {"actuators", "n", "kb", "ki", "R", "Ja", "Jm", "Ba", "Bm", "check_armature"}, mjSTAGE_POS, true});
   registry.add({"coil_actuator", "direct-drive coil actuator (current in): K_T(phi) I, I/V limits, R(T), heating as act",
                 make_coil_actuator_plugin,
-                {"actuators", "sensors", "thermal", "link", "kt_model", "kt_max", "kt_poly", "phi_offset", "R0", "alpha_R", "R_th", "C", "I_max", "V_max"}, mjSTAGE_ACC});
+                {"actuators", "sensors", "thermal", "link", "kt_model", "kt_max", "kt_poly", "phi_offset", "R0", "alpha_R", "R_th", "C", "I_max", "V_max"}, mjSTAGE_ACC, true});
   registry.add({"torque_control", "joint torque control tau_a = k_ps (tau_r - tau_f) with a compliant torque sensor",
                 make_torque_control_plugin,
                 {"actuators", "sensor_joints", "torque_ref", "kps", "k_theta", "chi", "alpha_deg", "beta_deg", "fault_ctrl"}});

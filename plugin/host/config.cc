@@ -163,10 +163,13 @@ std::string Config::get_choice_or(const std::string& key, const std::string& fal
 
 namespace {
 // Native instances own the sensors and actuators bound to them; "" when id may be used, else the reason.
-std::string binding_problem(const mjModel* m, mjtObj type, int id, int instance) {
+// By name, an actuator bound to another plugin instance is allowed too: a controller may drive the input of an
+// actuator model (e.g. pid -> dc_motor); the native adapter checks which kind the other instance is.
+std::string binding_problem(const mjModel* m, mjtObj type, int id, int instance, bool by_name = true) {
   if (instance < 0) return "";
   const int* bound = type == mjOBJ_SENSOR ? m->sensor_plugin : type == mjOBJ_ACTUATOR ? m->actuator_plugin : nullptr;
   if (!bound || bound[id] == instance) return "";
+  if (by_name && type == mjOBJ_ACTUATOR && bound[id] >= 0) return "";
   const std::string what = type == mjOBJ_SENSOR ? "sensor" : "actuator";
   return what + " " + object_label(m, type, id) + " is not bound to this instance (declare it as <" + what +
          "><plugin instance=\"" + (m->names + m->name_pluginadr[instance]) + "\" .../>)";
@@ -196,7 +199,7 @@ std::vector<int> Config::get_objects(const std::string& key, mjtObj type, bool a
       default: fail(key, "'all' is not supported for this kind of object");
     }
     for (int i = 0; i < n; ++i) {
-      if (binding_problem(m_, type, i, native_instance_).empty()) ids.push_back(i);  // native: "all" bound to it
+      if (binding_problem(m_, type, i, native_instance_, false).empty()) ids.push_back(i);  // native: bound to it
     }
     return ids;
   }

@@ -23,6 +23,9 @@ struct PluginType {
   // factory may read (MuJoCo rejects any other <config key>), and the stage its sensors are computed at.
   std::vector<std::string> keys;
   int sensor_stage = mjSTAGE_POS;
+  // An actuator model (user gain/bias/dyn: dc_motor, coil_actuator) whose actuators' ctrl a native controller
+  // instance may drive (pid -> dc_motor voltage): the controller's output becomes their ctrl.
+  bool actuator_model = false;
 };
 
 class PluginRegistry {

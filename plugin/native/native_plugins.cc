@@ -26,6 +26,9 @@ struct NativeInstance {
   std::vector<int> sensors;    // owned sensors (bound to this instance)
   std::vector<int> ctrl_ids;   // actuators whose ctrl a control-capability plugin writes: its force outputs
   std::vector<mjtNum> saved;   // the user's ctrl of ctrl_ids, kept while the controller runs (sized once)
+  std::vector<char> drives;    // per ctrl_ids entry: 1 = the actuator belongs to an actuator model (its ctrl is the input)
+  std::vector<int> drivers;    // actuator models: the controller instances that drive their ctrl (run first)
+  bool drivers_found = false;  // drivers is filled at the first compute, when every instance of d exists
   std::vector<int> actuators;  // user-actuator (gain/bias/dyn) plugins: the actuators they serve
   long faults = 0;
   std::string first_fault;
@@ -96,12 +99,20 @@ std::unique_ptr<Plugin> create(const mjModel* m, int instance, const PluginType&
                "configuration does not name it (it would give no force)");
     }
   }
-  std::vector<int> outputs = plugin->owned_ctrls();
-  outputs.insert(outputs.end(), plugin->owned_actuators().begin(), plugin->owned_actuators().end());
-  for (int a : outputs) {
+  for (int a : plugin->owned_actuators()) {
     if (a < 0 || a >= m->nu || m->actuator_plugin[a] != instance) {
       cfg.fail("actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " is not bound to this instance (declare it as " +
                "<actuator><plugin instance=\"" + name + "\" .../>)");
+    }
+  }
+  for (int a : plugin->owned_ctrls()) {  // its own actuators (force output), or an actuator model's (ctrl = input)
+    const int other = a >= 0 && a < m->nu ? m->actuator_plugin[a] : -1;
+    if (other == instance) continue;
+    const PluginType* model = other >= 0 ? type_of(m, other) : nullptr;
+    if (!model || !model->actuator_model) {
+      cfg.fail("actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " is neither bound to this instance (<actuator>" +
+               "<plugin instance=\"" + name + "\" .../>) nor to an mjhand actuator model (dc_motor, coil_actuator) " +
+               "whose input it could drive");
     }
   }
   for (int s : plugin->owned_sensors()) {
@@ -147,6 +158,7 @@ bool make_instance(const mjModel* m, mjData* d, int instance, char* error, size_
     ni->sensors = ni->plugin->owned_sensors();
     ni->ctrl_ids = ni->plugin->owned_ctrls();
     ni->saved.assign(ni->ctrl_ids.size(), 0.0);
+    for (int a : ni->ctrl_ids) ni->drives.push_back(m->actuator_plugin[a] != instance);
     ni->actuators = ni->plugin->owned_actuators();
     d->plugin_data[instance] = reinterpret_cast<uintptr_t>(ni.release());
   });
@@ -213,6 +225,13 @@ void compute_control(const mjModel* m, mjData* d, int instance, NativeInstance& 
   if (on) ni.plugin->control(m, d, state_of(m, d, instance) + kHeader);
   for (size_t i = 0; i < n; ++i) {
     const int a = ni.ctrl_ids[i];
+    if (ni.drives[i]) {  // an actuator model's input: the ctrl stays (off: the user's value stays)
+      if (is_bad(d->ctrl[a])) {
+        record(m, d, instance, ni, "ctrl", mjOBJ_ACTUATOR, a, d->ctrl[a]);
+        d->ctrl[a] = 0;
+      }
+      continue;
+    }
     mjtNum u = on ? clamped_ctrl(m, a, d->ctrl[a]) : 0.0;
     if (is_bad(u)) {
       record(m, d, instance, ni, "the force", mjOBJ_ACTUATOR, a, u);
@@ -220,6 +239,28 @@ void compute_control(const mjModel* m, mjData* d, int instance, NativeInstance& 
     }
     d->actuator_force[a] = u;
     d->ctrl[a] = ni.saved[i];
+  }
+}
+
+// An actuator model reads its ctrl: the controllers that drive it run first (they are time-triggered, so running
+// them again when MuJoCo reaches them changes nothing). MuJoCo asks for act_dot before any plugin computes.
+void run_drivers(const mjModel* m, mjData* d, NativeInstance& ni) {
+  if (!ni.drivers_found) {
+    ni.drivers_found = true;
+    for (int c = 0; c < m->nplugin; ++c) {
+      const NativeInstance* other = get(d, c);
+      if (&ni == other || native_type(m, c).empty() || !other || !other->plugin) continue;
+      bool drives = false;
+      for (size_t i = 0; i < other->ctrl_ids.size(); ++i) {
+        for (int a : ni.actuators) drives = drives || (other->drives[i] && other->ctrl_ids[i] == a);
+      }
+      if (drives) ni.drivers.push_back(c);
+    }
+  }
+  for (int c : ni.drivers) {
+    NativeInstance* driver = get(d, c);
+    if (!driver || !driver->plugin || !(driver->caps & kCapControl)) continue;
+    compute_control(m, d, c, *driver, ready(m, d, c, *driver));
   }
 }
 
@@ -304,7 +345,10 @@ void cb_compute(const mjModel* m, mjData* d, int instance, int capability) {
     if (ni->caps & kCapPassive) compute_passive(m, d, instance, *ni, on);
   } else if (capability & mjPLUGIN_ACTUATOR) {
     if (ni->caps & kCapControl) compute_control(m, d, instance, *ni, on);
-    if (ni->caps & kCapActuator) compute_actuators(m, d, instance, *ni, on);
+    if (ni->caps & kCapActuator) {
+      run_drivers(m, d, *ni);
+      compute_actuators(m, d, instance, *ni, on);
+    }
   }
 }
 
@@ -312,6 +356,7 @@ void cb_act_dot(const mjModel* m, mjData* d, int instance) {
   NativeInstance* ni = get(d, instance);
   if (!ni || !ni->plugin || !(ni->caps & kCapActuator)) return;
   const bool on = ready(m, d, instance, *ni);
+  run_drivers(m, d, *ni);
   const mjtNum* s = state_of(m, d, instance) + kHeader;
   for (int a : ni->actuators) {
     if (m->actuator_actnum[a] == 0) continue;
