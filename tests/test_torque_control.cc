@@ -10,6 +10,7 @@
 
 #include "dc_motor/dc_motor.h"
 #include "host/host.h"
+#include "native/native_plugins.h"
 #include "test_util.h"
 
 using mjhand_test::attach_error;
@@ -29,14 +30,8 @@ namespace {
 
 std::string model_text() { return read_all(source_path("models/torque_fingertip.xml")); }
 
-// The example model with the torque_control instance's data replaced.
-std::string with_press(const std::string& data) {
-  std::string xml = model_text();
-  const size_t a = xml.find("<text name=\"mjhand:press\"");
-  const size_t b = xml.find("/>", a);
-  xml.replace(a, b + 2 - a, "<text name=\"mjhand:press\" data=\"" + data + "\"/>");
-  return xml;
-}
+// The example model with the torque_control instance's configuration replaced.
+std::string with_press(const std::string& data) { return mjhand_test::with_instance(model_text(), "press", data); }
 
 }  // namespace
 
@@ -131,7 +126,7 @@ TEST_CASE("torque_control: plain class equals the plugin, NaN reference latches 
     plain.compute(m.get(), d.get(), state.data());
     REQUIRE(d->ctrl[0] == plugin_now);
   }
-  mjtNum* s = host->state(d.get(), *host->find("press"));
+  mjtNum* s = native_state(m.get(), d.get(), mj_name2id(m.get(), mjOBJ_PLUGIN, "press"));
   TorqueController::set_reference(s, 0, std::numeric_limits<double>::infinity());
   mj_step(m.get(), d.get());
   REQUIRE(TorqueController::fault(s) == TorqueController::kBadReference);

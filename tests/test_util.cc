@@ -34,7 +34,12 @@ ModelPtr load_xml_string(const std::string& xml) {
 }
 
 std::string attach_error(const std::string& xml) {
-  auto m = load_xml_string(xml);
+  ModelPtr m;
+  try {
+    m = load_xml_string(xml);  // a native instance's configuration is checked while MuJoCo compiles
+  } catch (const std::exception& e) {
+    return e.what();
+  }
   try {
     auto host = mjhand::Host::attach(m.get());
   } catch (const mjhand::ConfigError& e) {
@@ -96,6 +101,24 @@ std::string two_link_arm_worldbody() {
       <body name="l2" pos="0.1 0 0"><joint name="j2" axis="0 1 0" damping="0.05"/>
         <geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.01"/><site name="tip" pos="0.1 0 0"/></body></body>
   </worldbody>)";
+}
+
+}  // namespace mjhand_test
+
+namespace mjhand_test {
+
+std::string with_instance(const std::string& xml, const std::string& instance, const std::string& data) {
+  const std::string open = "<instance name=\"" + instance + "\">";
+  const size_t a = xml.find(open);
+  if (a == std::string::npos) throw std::runtime_error("with_instance: no " + open + " in the model");
+  const size_t b = xml.find("</instance>", a);
+  std::string body = "\n";
+  for (const auto& [k, v] : mjhand::parse_key_values(data, [] { return std::string("with_instance"); })) {
+    if (k != "type") body += "        <config key=\"" + k + "\" value=\"" + v + "\"/>\n";
+  }
+  std::string out = xml;
+  out.replace(a + open.size(), b - a - open.size(), body + "      ");
+  return out;
 }
 
 }  // namespace mjhand_test

@@ -24,8 +24,13 @@ inline ModelPtr load_xml_file(const std::string& path) { return mjhand::load_mod
 // Compiles an MJCF string (through a temporary file) or throws.
 ModelPtr load_xml_string(const std::string& xml);
 
-// Compiles `xml` and attaches an mjhand Host: the ConfigError message, or "" when the attach succeeds.
+// Compiles `xml` and attaches an mjhand Host: MuJoCo's load error (which carries mjhand's message for a native
+// instance) or the host's ConfigError message, or "" when both succeed.
 std::string attach_error(const std::string& xml);
+
+// `xml` with the configuration of native instance <instance name="instance"> replaced by the keys of `data`
+// ("k=v k2=v2", the callback-host form; a type= key is ignored).
+std::string with_instance(const std::string& xml, const std::string& instance, const std::string& data);
 
 // Step-response figures of a sampled response y(t) toward `final`.
 struct StepMetrics {

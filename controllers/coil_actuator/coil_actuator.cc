@@ -293,8 +293,8 @@ std::unique_ptr<Plugin> make_coil_actuator_plugin(const mjModel* m, const Config
 }
 
 const CoilParams* find_coil(const Host& host, int actuator) {
-  for (const Instance& inst : host.instances()) {
-    const auto* coil = dynamic_cast<const CoilActuatorPlugin*>(inst.plugin.get());
+  for (const Instance* inst : host.all_instances()) {
+    const auto* coil = dynamic_cast<const CoilActuatorPlugin*>(inst->plugin.get());
     if (!coil) continue;
     if (const Coil* c = coil->find(actuator)) return &c->p;
   }
@@ -302,8 +302,8 @@ const CoilParams* find_coil(const Host& host, int actuator) {
 }
 
 CoilState coil_state(const Host& host, const mjData* d, int actuator) {
-  for (const Instance& inst : host.instances()) {
-    const auto* coil = dynamic_cast<const CoilActuatorPlugin*>(inst.plugin.get());
+  for (const Instance* inst : host.all_instances()) {
+    const auto* coil = dynamic_cast<const CoilActuatorPlugin*>(inst->plugin.get());
     if (!coil) continue;
     if (const Coil* c = coil->find(actuator)) return CoilActuatorPlugin::state(*c, d);
   }

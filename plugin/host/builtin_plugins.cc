@@ -35,7 +35,7 @@ void register_builtin_plugins(PluginRegistry& registry) {
                 {"actuators", "n", "kb", "ki", "R", "Ja", "Jm", "Ba", "Bm", "check_armature"}, mjSTAGE_POS, true});
   registry.add({"coil_actuator", "direct-drive coil actuator (current in): K_T(phi) I, I/V limits, R(T), heating as act",
                 make_coil_actuator_plugin,
-                {"actuators", "sensors", "thermal", "link", "kt_model", "kt_max", "kt_poly", "phi_offset", "R0", "alpha_R", "R_th", "C", "I_max", "V_max"}, mjSTAGE_ACC, true});
+                {"actuators", "sensors", "thermal", "link", "kt_model", "kt_max", "kt_poly", "phi_offset", "R0", "alpha_R", "R_th", "C", "I_max", "V_max"}, mjSTAGE_ACC, true, 4});
   registry.add({"torque_control", "joint torque control tau_a = k_ps (tau_r - tau_f) with a compliant torque sensor",
                 make_torque_control_plugin,
                 {"actuators", "sensor_joints", "torque_ref", "kps", "k_theta", "chi", "alpha_deg", "beta_deg", "fault_ctrl"}});
@@ -47,7 +47,7 @@ void register_builtin_plugins(PluginRegistry& registry) {
   registry.add({"coupling", "underactuated linkage as a stiff passive spring-damper toward theta_y = poly(theta_x)", make_coupling_plugin,
                 {"driver", "joint", "coef", "angles", "stiffness", "damping"}});
   registry.add({"joint_signal", "linear actuator-sensor model: writes M = (theta - offset) / gain into a user sensor", make_joint_signal_plugin,
-                {"joint", "sensor", "gain", "offset", "angles"}, mjSTAGE_POS});
+                {"joint", "sensor", "gain", "offset", "angles"}, mjSTAGE_POS, false, 1});
   registry.add({"contact_detection", "phalanx/palm contact 0/1 after N samples above a force threshold, + where", make_contact_detection_plugin,
                 {"sensor", "where", "fingers", "palm", "threshold", "samples"}, mjSTAGE_ACC});
   registry.add({"hand_closure", "closes position-controlled fingers by an increment per step until each phalanx touches", make_hand_closure_plugin,

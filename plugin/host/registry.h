@@ -26,6 +26,9 @@ struct PluginType {
   // An actuator model (user gain/bias/dyn: dc_motor, coil_actuator) whose actuators' ctrl a native controller
   // instance may drive (pid -> dc_motor voltage): the controller's output becomes their ctrl.
   bool actuator_model = false;
+  // > 0: every sensor of this type has this many values, known without building the instance (MuJoCo sizes sensors
+  // while the model's actuator data is not there yet, which an actuator model's factory needs).
+  int sensor_width = 0;
 };
 
 class PluginRegistry {

@@ -299,6 +299,7 @@ int cb_nstate(const mjModel* m, int instance) {
 
 int cb_nsensordata(const mjModel* m, int instance, int sensor_id) {
   const PluginType* type = type_of(m, instance);
+  if (type && type->sensor_width > 0) return type->sensor_width;
   int n = 0;
   char error[64];
   if (type) guarded(error, sizeof(error), [&] { n = create(m, instance, *type, true)->sensor_width(sensor_id); });
