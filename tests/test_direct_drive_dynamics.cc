@@ -17,6 +17,7 @@
 #include "direct_drive/finger.h"
 #include "hand/build_model.h"
 #include "host/host.h"
+#include "native/native_overrides.h"
 #include "test_util.h"
 #include "trajectory/trajectory.h"
 
@@ -215,21 +216,14 @@ TEST_CASE("model=direct_drive refuses joints and models the closed form does not
   built = build_hand_model(spec);
   CHECK_THAT(error(built.model.get(), {3, 4, 5}), Contains("finger 'f2' does not fit the direct-drive closed form: "
                                                            "link 2's centre of mass is off its X axis"));
-  // Through the plugin: the message names the instance and the key.
+  // Through the plugin (the palm scenes' native instance 'close'): the load error names the instance and the key.
   register_direct_drive_model();
-  std::string xml = mjhand_test::read_all(mjhand_test::source_path("models/direct_drive_palm_up.xml"));
-  const std::string hand_xml = mjhand_test::read_all(mjhand_test::source_path("models/direct_drive_hand.xml"));
-  const std::string dir = mjhand_test::fresh_temp_dir("direct_drive_model_error");
-  std::ofstream(dir + "/direct_drive_hand.xml") << hand_xml;
-  const std::string from = "joints=all model=direct_drive";
-  REQUIRE(xml.find(from) != std::string::npos);
-  xml.replace(xml.find(from), from.size(), "joints=f2_j1,f2_j2 model=direct_drive");
-  std::ofstream(dir + "/scene.xml") << xml;
-  auto bad = mjhand_test::load_xml_file(dir + "/scene.xml");
+  std::vector<ConfigOverride> rest;
   try {
-    Host::attach(bad.get());
-    FAIL("attach accepted two joints of a finger");
-  } catch (const ConfigError& e) {
+    load_model_with_overrides(mjhand_test::source_path("models/direct_drive_palm_up.xml"),
+                              {parse_override("close.joints=f2_j1,f2_j2", "test")}, &rest);
+    FAIL("the model loaded with two joints of a finger");
+  } catch (const std::exception& e) {
     CHECK_THAT(e.what(), Contains("plugin instance 'close'"));
     CHECK_THAT(e.what(), Contains("key 'model'"));
     CHECK_THAT(e.what(), Contains("whole fingers"));
@@ -246,14 +240,15 @@ struct Tracking {
 // Opens every finger from the close_hand preset (90 deg) to 0 on the quintic in 1 s (section 4.3, Figures 2-3)
 // with computed torque on `model`, and records the tracking error.
 Tracking track_open(const std::string& scene_name, const std::string& model, int integrator) {
-  auto m = scene(scene_name);
-  m->opt.integrator = integrator;
-  AttachOptions options;
+  std::vector<ConfigOverride> overrides, rest;
   for (const char* kv : {"close.q0=1.5707963267948966", "close.q1=0", "close.start=0"}) {
-    options.overrides.push_back(parse_override(kv, "test"));
+    overrides.push_back(parse_override(kv, "test"));
   }
-  options.overrides.push_back(parse_override("close.model=" + model, "test"));
-  auto host = Host::attach(m.get(), options);
+  overrides.push_back(parse_override("close.model=" + model, "test"));
+  auto m = load_model_with_overrides(mjhand_test::source_path("models/direct_drive_" + scene_name + ".xml"),
+                                     overrides, &rest);
+  REQUIRE(rest.empty());
+  m->opt.integrator = integrator;
   auto d = make_data(m.get());
   mj_resetDataKeyframe(m.get(), d.get(), mj_name2id(m.get(), mjOBJ_KEY, "close_hand"));
   const QuinticTrajectory ref(std::vector<double>(15, M_PI / 2), std::vector<double>(15, 0.0), 1.0, 0.0);

@@ -68,9 +68,20 @@ std::vector<CurrentStudyRun> paper_current_runs(const std::string& models_dir) {
 }
 
 CurrentStudyResult run_current_study(const CurrentStudyRun& run, const CurrentStudyOptions& options) {
+  // The plant: the hand with its gain-1 torque motors (direct_drive_hand.xml next to the scene), under the scene's
+  // options (gravity = palm orientation, timestep, integrator). The study is the controller; the scene's own
+  // computed-torque instance (a native plugin) is not used.
   ModelPtr model;
   try {
-    model = load_model(run.scene);
+    const ModelPtr scene = load_model(run.scene);
+    for (int c = 0; c < kJoints; ++c) {  // the scene must be the direct-drive hand
+      const std::string name = "f" + std::to_string(c / 3 + 1) + "_j" + std::to_string(c % 3 + 1);
+      if (mj_name2id(scene.get(), mjOBJ_JOINT, name.c_str()) < 0) {
+        throw std::runtime_error("no joint '" + name + "': not the direct-drive hand");
+      }
+    }
+    model = load_model((std::filesystem::path(run.scene).parent_path() / "direct_drive_hand.xml").string());
+    model->opt = scene->opt;
   } catch (const std::exception& e) {
     throw std::runtime_error(where(run) + ": " + e.what());
   }
