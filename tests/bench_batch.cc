@@ -1,8 +1,9 @@
 // Batch campaign throughput (issue 7): simulated steps per second of a contact-rich campaign (the 4 x 3 gripper's
 // power grasp: contact_detection + hand_closure, 0.1 ms steps) on 1 and 2 worker threads (scaling efficiency =
 // rate(2) / (2 rate(1)), target >= 90%), and the cost of the mjhand plugins inside mj_step (plugins on / bare mj_step
-// replaying the same controls, target < 1.10) on that scene and on the e_GRASP scene (posture +
-// fingertip_kinematics). The replay is checked bitwise against the plugin run before it is timed.
+// of the same scene without plugins, replaying the plugins' inputs and forces; target < 1.05) on that scene and on
+// the e_GRASP scene (posture servos + fingertip_kinematics). The replay is checked bitwise against the plugin run
+// before it is timed.
 //   ./build/tests/bench_batch --benchmark_repetitions=10 --benchmark_enable_random_interleaving=true
 //       --benchmark_report_aggregates_only=true   (one command line)
 #include <benchmark/benchmark.h>
@@ -21,6 +22,7 @@
 #include "engine.h"
 #include "host/host.h"
 #include "test_util.h"
+#include "native/native_overrides.h"
 #include "native/native_plugins.h"
 
 namespace {
@@ -151,11 +153,12 @@ struct SceneDef {
   const char* model;    // under the source tree
   const char* grid;     // substitutes the model's ${...}
   int period;           // steps of one closing motion; both sides restart it at the same step
+  bool acc_sensors;     // mjhand sensors at the acceleration stage (MuJoCo then runs mj_rnePostConstraint)
 };
 const std::map<std::string, SceneDef>& scenes() {
   static const std::map<std::string, SceneDef> s = {
-      {"power_sphere", {"models/scenarios/power_sphere_batch.xml", "  density: [700]\n", 3000}},
-      {"egrasp", {"models/campaigns/egrasp_scene_param.xml", "  density: [700]\n  gravity_z: [-9.81]\n", 1000}},
+      {"power_sphere", {"models/scenarios/power_sphere_batch.xml", "  density: [700]\n", 3000, true}},
+      {"egrasp", {"models/campaigns/egrasp_scene_param.xml", "  density: [700]\n  gravity_z: [-9.81]\n", 1000, false}},
   };
   return s;
 }
@@ -195,11 +198,22 @@ void BM_StepPlugins(benchmark::State& state, const std::string& name) {
   }
 }
 
-void BM_StepBare(benchmark::State& state, const std::string& name) {
+// The same scene without mjhand (bench_util.h's bare_model_sources), from the same substituted model text.
+mjhand::ModelPtr compile_bare(const std::string& name, bool keep_acc_stage) {
+  const SceneDef& def = scenes().at(name);
+  const std::string yaml = std::string("name: s\nduration: 1\nscenarios:\n  - name: s\n    model: ") +
+                           mjhand_test::source_path(def.model) + "\ngrid:\n" + def.grid;
+  const Campaign c = parse_campaign(yaml, "scene.yaml", ".");
+  const auto spec = expand_campaign(c).front();
+  const std::string path = c.scenarios[spec.scenario].model_path;
+  return mjhand::compile_sources(
+      path, mjhand_bench::bare_model_sources(mjhand::model_sources(path, spec.model_text), keep_acc_stage));
+}
+
+void BM_StepBare(benchmark::State& state, const std::string& name, bool keep_acc_stage) {
   const mjhand_bench::ControlRecording& rec = recording(name);
-  auto v = compile(name);
-  v->host.reset();  // detached: mj_step runs MuJoCo alone; the controls are replayed
-  const mjModel* m = v->model.get();
+  const mjhand::ModelPtr model = compile_bare(name, keep_acc_stage);  // MuJoCo alone; the plugins' inputs and forces are replayed
+  const mjModel* m = model.get();
   mjhand::DataPtr d = mjhand::make_data(m);
   const int period = scenes().at(name).period;
   if (const double diff = mjhand_bench::replay_difference(m, d.get(), rec); diff != 0) {
@@ -228,13 +242,18 @@ int main(int argc, char** argv) {
   const char* fixed = std::getenv("MJHAND_BENCH_STEPS");
   for (const auto& [name, def] : scenes()) {
     auto* on = benchmark::RegisterBenchmark(("StepPlugins/" + name).c_str(), BM_StepPlugins, name);
-    auto* bare = benchmark::RegisterBenchmark(("StepBare/" + name).c_str(), BM_StepBare, name);
+    auto* bare = benchmark::RegisterBenchmark(("StepBare/" + name).c_str(), BM_StepBare, name, false);
     if (fixed) {
       on->Iterations(std::atol(fixed));
       bare->Iterations(std::atol(fixed));
     }
-    pairs.push_back({name + ": plugins on / bare mj_step replaying the controls", "StepPlugins/" + name,
-                     "StepBare/" + name});
+    pairs.push_back({name + ": plugins on / bare mj_step without mjhand, replaying its outputs",
+                     "StepPlugins/" + name, "StepBare/" + name});
+    if (!def.acc_sensors) continue;
+    auto* acc = benchmark::RegisterBenchmark(("StepBareAcc/" + name).c_str(), BM_StepBare, name, true);
+    if (fixed) acc->Iterations(std::atol(fixed));
+    pairs.push_back({name + ": plugins on / the same with MuJoCo's acc-stage sensor work (mjhand's own cost)",
+                     "StepPlugins/" + name, "StepBareAcc/" + name});
   }
   return mjhand_bench::run_benchmarks(argc, argv, pairs, mjhand_bench::RatioReporter::Clock::kWall);
 }

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,9 +52,10 @@ class RatioReporter : public benchmark::ConsoleReporter {
   std::map<std::string, double> times_;
 };
 
-// Controls of `steps` steps as the plugins set them, and the qpos after them: the baseline of a per-step cost
-// comparison replays them through a bare mj_step (mjcb_control runs at the end of mj_step1 in 2.2.2: ctrl is final
-// there).
+// Inputs of `steps` steps as the plugins set them, and the qpos after them: the baseline of a per-step cost
+// comparison replays them through a bare mj_step of the model without plugins (bare_model_sources): the ctrl of
+// every actuator, and for an actuator that was a native plugin actuator the force the plugin computed (its motor
+// twin takes it as ctrl).
 struct ControlRecording {
   int nu = 0, steps = 0;
   std::vector<mjtNum> ctrl;  // steps x nu
@@ -65,15 +67,14 @@ inline ControlRecording record_controls(const mjModel* m, mjData* d, int steps) 
   r.nu = m->nu;
   r.steps = steps;
   for (int k = 0; k < steps; ++k) {
-    mj_step1(m, d);
-    r.ctrl.insert(r.ctrl.end(), d->ctrl, d->ctrl + m->nu);
-    mj_step2(m, d);
+    mj_step(m, d);  // forces are computed in this step's actuation stage and stay in d
+    for (int a = 0; a < m->nu; ++a) r.ctrl.push_back(m->actuator_plugin[a] >= 0 ? d->actuator_force[a] : d->ctrl[a]);
   }
   r.final_qpos.assign(d->qpos, d->qpos + m->nq);
   return r;
 }
 
-// One mj_step with the controls of step k of the recording.
+// One mj_step with the inputs of step k of the recording.
 inline void replay_step(const mjModel* m, mjData* d, const ControlRecording& r, int k) {
   std::copy(r.ctrl.begin() + k * r.nu, r.ctrl.begin() + (k + 1) * r.nu, d->ctrl);
   mj_step(m, d);
@@ -90,6 +91,30 @@ inline double replay_difference(const mjModel* m, mjData* d, const ControlRecord
     diff = std::max(diff, e);
   }
   return diff;
+}
+
+// The model's sources (mjhand::model_sources) without mjhand: no <extension>, plugin sensors dropped, every plugin
+// actuator a gain-1 motor with the same joint, gear and ranges (it replays the plugin's force as its ctrl).
+// keep_acc_stage: one empty <user> sensor at the acceleration stage stays, so MuJoCo still runs what it runs for any
+// acc-stage sensor (mj_rnePostConstraint): the baseline then isolates mjhand's own work from that.
+inline std::map<std::string, std::string> bare_model_sources(std::map<std::string, std::string> sources,
+                                                             bool keep_acc_stage = false) {
+  const std::regex extension(R"(<extension>[\s\S]*?</extension>)");
+  const std::regex sensor_plugin(R"(<plugin\s+name="[^"]*"\s+instance="[^"]*"[^>]*/>)");
+  const std::regex actuator_plugin(R"(<plugin(\s+name="[^"]*"\s+joint="[^"]*")\s+instance="[^"]*"([^>]*)/>)");
+  const std::regex actdim(R"(\s+actdim="[^"]*")");
+  for (auto& [path, text] : sources) {
+    text = std::regex_replace(text, extension, "");
+    text = std::regex_replace(text, actuator_plugin, "<motor$1$2/>");
+    text = std::regex_replace(text, actdim, "");
+    text = std::regex_replace(text, sensor_plugin, "");
+    if (keep_acc_stage) {
+      const size_t at = text.find("</sensor>");
+      if (at != std::string::npos) text.insert(at, "<user name=\"bench_acc_stage\" needstage=\"acc\" dim=\"1\"/>");
+      keep_acc_stage = at == std::string::npos;  // once, in the file that has the sensors
+    }
+  }
+  return sources;
 }
 
 // benchmark's usual main with the ratio reporter; returns main's exit status.

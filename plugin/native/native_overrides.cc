@@ -178,6 +178,16 @@ ModelPtr compile_with_overrides(const std::string& path, const std::string& text
   }
 }
 
+std::map<std::string, std::string> model_sources(const std::string& path, const std::string& text) {
+  std::map<std::string, std::string> files{{path, text}};
+  collect_includes(fs::path(path).parent_path().string(), text, files);
+  return files;
+}
+
+ModelPtr compile_sources(const std::string& path, const std::map<std::string, std::string>& sources) {
+  return compile_files(path, sources);
+}
+
 ModelPtr load_model_with_overrides(const std::string& path, const std::vector<ConfigOverride>& overrides,
                                    std::vector<ConfigOverride>* rest) {
   return compile_with_overrides(path, read_text(path), overrides, rest);

@@ -4,6 +4,7 @@
 // memory) and the model is compiled again.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,5 +24,12 @@ ModelPtr compile_with_overrides(const std::string& path, const std::string& text
 // The same for a model file on disk.
 ModelPtr load_model_with_overrides(const std::string& path, const std::vector<ConfigOverride>& overrides,
                                    std::vector<ConfigOverride>* rest);
+
+// The MJCF `text` of the file `path` and every file it includes (recursively), keyed by the path MuJoCo resolves
+// each to: what compile_sources takes after edits in memory.
+std::map<std::string, std::string> model_sources(const std::string& path, const std::string& text);
+
+// Compiles the model of `path` from `sources` (model_sources, possibly edited) instead of the files on disk.
+ModelPtr compile_sources(const std::string& path, const std::map<std::string, std::string>& sources);
 
 }  // namespace mjhand

@@ -1,8 +1,10 @@
-// The smallest pkg-config consumer of mjhand: attaches the host to an installed model (pid_finger.xml, whose
-// "hold" instance is a PID on three motors) and checks that the plugin holds the joints at its setpoints.
+// The smallest pkg-config consumer of mjhand: registers mjhand's native MuJoCo plugins, loads an installed model
+// (pid_finger.xml, whose native "hold" instance is a PID driving three plugin actuators) and checks that the plugin
+// holds the joints at its setpoints.
 #include <mjhand/host/controller_plugin.h>
 #include <mjhand/host/host.h>
 #include <mjhand/io/model_io.h>
+#include <mjhand/native/native_plugins.h>
 #include <mjhand/pid/pid.h>
 
 #include <cmath>
@@ -17,12 +19,13 @@ int main(int argc, char** argv) {
   }
   try {
     const std::string path = std::string(argv[1]) + "/pid_finger.xml";
+    mjhand::register_native_plugins();
     mjhand::ModelPtr m = mjhand::load_model(path);
     auto host = mjhand::Host::attach(m.get(), {path, {}});
     mjhand::DataPtr d = mjhand::make_data(m.get());
     while (d->time < 2.0) mj_step(m.get(), d.get());
     // The instance's own options say where the joints must be: a model without the host would hang at q = 0.
-    const mjhand::Instance* hold = host->find("hold");
+    const mjhand::Instance* hold = host->find_any("hold");
     const auto* pid = hold ? dynamic_cast<const mjhand::ControllerPlugin<mjhand::PidController>*>(hold->plugin.get())
                            : nullptr;
     if (!pid) {
