@@ -238,3 +238,94 @@ TEST_CASE("native: overrides are compiled into the instance's <config>, also in 
     CHECK_THAT(e.what(), Catch::Contains("key 'tau' = '-1'") && Catch::Contains("(from --set close.tau=-1)"));
   }
 }
+
+TEST_CASE("native: mjhand.dc_motor equals MuJoCo's own dcmotor actuator where they overlap", "[native]") {
+  // The same motor twice (e_GRASP eq 26 in mjhand; MuJoCo 4's stateless dcmotor): R = 2 ohm, K = ki = kb =
+  // 0.02 N m/A, gear 50 (mjhand's n = theta_joint / theta_motor = 0.02; MuJoCo's gear maps joint to motor angle),
+  // no friction (MuJoCo's dcmotor models it as LuGre, mjhand's as viscous Bm, Ba), the rotor inertia as armature
+  // on both joints. Joint torque = (K / (R n)) V - (K^2 / (R n^2)) qdot in both.
+  ModelPtr m = load_xml_string(R"(<mujoco><option timestep="0.0005" gravity="0 0 -9.81"/>
+    <extension><plugin plugin="mjhand.dc_motor"><instance name="m">
+      <config key="actuators" value="mine"/><config key="R" value="2"/><config key="ki" value="0.02"/>
+      <config key="kb" value="0.02"/><config key="Jm" value="1e-6"/><config key="Ja" value="0.2e-6"/>
+      <config key="n" value="0.02"/></instance></plugin></extension>
+    <worldbody>
+      <body><joint name="a" axis="0 1 0" armature="0.003"/><geom type="capsule" fromto="0 0 0 0.05 0 0" size="0.006" mass="0.02" contype="0" conaffinity="0"/></body>
+      <body pos="0 0.1 0"><joint name="b" axis="0 1 0" armature="0.003"/><geom type="capsule" fromto="0 0 0 0.05 0 0" size="0.006" mass="0.02" contype="0" conaffinity="0"/></body>
+    </worldbody>
+    <actuator>
+      <dcmotor name="theirs" joint="a" gear="50" resistance="2" motorconst="0.02" ctrllimited="true" ctrlrange="-24 24"/>
+      <plugin name="mine" joint="b" instance="m" ctrllimited="true" ctrlrange="-24 24"/>
+    </actuator></mujoco>)");
+  DataPtr d = mjhand::make_data(m.get());
+  const int da = m->jnt_dofadr[0], db = m->jnt_dofadr[1];
+  // One state: the joint torques agree.
+  d->qvel[da] = d->qvel[db] = 3.0;
+  d->ctrl[0] = d->ctrl[1] = 12.0;
+  mj_forward(m.get(), d.get());
+  const double expected = 0.02 / (2 * 0.02) * 12.0 - 0.02 * 0.02 / (2 * 0.02 * 0.02) * 3.0;
+  CHECK(d->qfrc_actuator[db] == Approx(expected).epsilon(1e-12));
+  CHECK(d->qfrc_actuator[da] == Approx(d->qfrc_actuator[db]).epsilon(1e-12));
+  // A voltage profile over 1 s: the two joints move alike.
+  mj_resetData(m.get(), d.get());
+  double worst = 0, moved = 0;
+  for (int k = 0; k < 2000; ++k) {
+    d->ctrl[0] = d->ctrl[1] = 6.0 * std::sin(6.0 * d->time);
+    mj_step(m.get(), d.get());
+    worst = std::max(worst, std::abs(d->qpos[m->jnt_qposadr[0]] - d->qpos[m->jnt_qposadr[1]]));
+    moved = std::max(moved, std::abs(d->qpos[m->jnt_qposadr[1]]));
+  }
+  CHECK(moved > 0.1);
+  CHECK(worst < 1e-9 * moved);  // rounding of K/R*V - K^2/R*v in two orders of operations over 2000 steps
+}
+
+TEST_CASE("native: mjhand.pid against MuJoCo's own pid actuator where they overlap", "[native]") {
+  // Sampled every step (period = timestep), no D/A, no encoder: mjhand's digital PID is MuJoCo's continuous one
+  // evaluated at the step. P alone: the same law, the same motion. The integral differs by convention: mjhand's
+  // backward rectangle (eq 25: I_k = I_{k-1} + ki T e_k, the current error included) against MuJoCo's act, Euler-
+  // integrated after the force (act_k = h sum_{j<k} e_j): the outputs of the first sample differ by exactly ki h e_0.
+  auto model = [](double ki) {
+    const std::string k = std::to_string(ki);
+    return load_xml_string(R"(<mujoco><option timestep="0.001" gravity="0 0 -9.81"/>
+      <extension><plugin plugin="mjhand.pid"><instance name="p">
+        <config key="actuators" value="mine"/><config key="setpoint" value="0.4"/><config key="kp" value="2"/>
+        <config key="ki" value=")" + k + R"("/><config key="period" value="0.001"/></instance></plugin></extension>
+      <worldbody>
+        <body><joint name="a" axis="0 1 0" armature="0.002" damping="0.01"/><geom type="capsule" fromto="0 0 0 0.05 0 0" size="0.006" mass="0.03" contype="0" conaffinity="0"/></body>
+        <body pos="0 0.1 0"><joint name="b" axis="0 1 0" armature="0.002" damping="0.01"/><geom type="capsule" fromto="0 0 0 0.05 0 0" size="0.006" mass="0.03" contype="0" conaffinity="0"/></body>
+      </worldbody>
+      <actuator>
+        <pid name="theirs" joint="a" kp="2" ki=")" + k + R"(" input="pos"/>
+        <plugin name="mine" joint="b" instance="p"/>
+      </actuator></mujoco>)");
+  };
+  {
+    ModelPtr m = model(0);
+    DataPtr d = mjhand::make_data(m.get());
+    double worst = 0, moved = 0;
+    for (int k = 0; k < 2000; ++k) {
+      d->ctrl[0] = 0.4;  // MuJoCo's pid: ctrl is the position setpoint
+      mj_step(m.get(), d.get());
+      worst = std::max(worst, std::abs(d->qpos[0] - d->qpos[1]));
+      moved = std::max(moved, std::abs(d->qpos[1]));
+    }
+    CHECK(moved > 0.2);
+    CHECK(worst < 1e-12);
+  }
+  // MuJoCo's default pid takes two controls (position and velocity setpoints): mjhand says it does not support that.
+  CHECK_THAT(load_error(R"(<mujoco><extension><plugin plugin="mjhand.pid"><instance name="p">
+      <config key="actuators" value="mine"/><config key="setpoint" value="0"/><config key="kp" value="1"/>
+      <config key="period" value="0.001"/></instance></plugin></extension>
+      <worldbody><body><joint name="a"/><geom size="0.01"/></body><body><joint name="b"/><geom size="0.01"/></body></worldbody>
+      <actuator><pid name="theirs" joint="a"/><plugin name="mine" joint="b" instance="p"/></actuator></mujoco>)"),
+             Catch::Contains("actuator 'theirs' has 2 controls") && Catch::Contains("input=\"pos\""));
+  {
+    ModelPtr m = model(3);
+    DataPtr d = mjhand::make_data(m.get());
+    d->ctrl[0] = 0.4;
+    mj_forward(m.get(), d.get());
+    const double e0 = 0.4, h = m->opt.timestep;
+    CHECK(d->actuator_force[0] == Approx(2 * e0).epsilon(1e-12));
+    CHECK(d->actuator_force[1] - d->actuator_force[0] == Approx(3 * h * e0).epsilon(1e-9));
+  }
+}

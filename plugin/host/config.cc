@@ -192,7 +192,7 @@ std::vector<int> Config::get_objects(const std::string& key, mjtObj type, bool a
     int n = 0;
     switch (type) {
       case mjOBJ_JOINT: n = m_->njnt; break;
-      case mjOBJ_ACTUATOR: n = m_->nu; break;
+      case mjOBJ_ACTUATOR: n = m_->nactuator; break;
       case mjOBJ_SITE: n = m_->nsite; break;
       case mjOBJ_BODY: n = m_->nbody; break;
       case mjOBJ_SENSOR: n = m_->nsensor; break;

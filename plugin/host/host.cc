@@ -10,6 +10,7 @@
 
 #include "host/dispatch.h"
 #include "host/registry.h"
+#include "io/model_io.h"
 #include "native/native_plugins.h"
 #include "io/text_file.h"
 
@@ -192,6 +193,9 @@ ConfigOverride parse_override(const std::string& text, const std::string& origin
 
 std::unique_ptr<Host> Host::attach(const mjModel* m, const AttachOptions& options) {
   if (!m) throw ConfigError("attach: model is null");
+  if (const std::string problem = multi_io_actuator_problem(m); !problem.empty()) {
+    throw ConfigError((options.xml_path.empty() ? "" : options.xml_path + ": ") + problem);
+  }
   std::unique_ptr<Host> host(new Host(m));
   host->instances_ = create_instances(m, options);
   for (int i = 0; i < m->nplugin; ++i) {

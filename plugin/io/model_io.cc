@@ -39,6 +39,21 @@ ModelPtr compile_xml_string(const std::string& xml, const std::string& file, std
   return ModelPtr(m);
 }
 
+std::string multi_io_actuator_problem(const mjModel* m) {
+  for (int a = 0; a < m->nactuator; ++a) {
+    if (m->actuator_ctrlnum[a] == 1 && m->actuator_outnum[a] == 1 && m->actuator_ctrladr[a] == a &&
+        m->actuator_outadr[a] == a) {
+      continue;
+    }
+    const char* name = mj_id2name(m, mjOBJ_ACTUATOR, a);
+    return "actuator " + (name ? "'" + std::string(name) + "'" : "#" + std::to_string(a)) + " has " +
+           std::to_string(m->actuator_ctrlnum[a]) + " controls and " + std::to_string(m->actuator_outnum[a]) +
+           " force outputs; mjhand supports actuators with one of each (give MuJoCo's multi-input actuators a " +
+           "single input, e.g. <pid input=\"pos\">)";
+  }
+  return "";
+}
+
 void write_file_atomically(const std::string& path, const std::string& content) {
   const std::string tmp = path + ".partial";
   {

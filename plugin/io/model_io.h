@@ -24,6 +24,11 @@ ModelPtr load_model(const std::string& path);
 // checked model without a scratch file). Returns nullptr and MuJoCo's message in `error` when MuJoCo rejects it.
 ModelPtr compile_xml_string(const std::string& xml, const std::string& file, std::string& error);
 
+// "" when every actuator of m has one control and one force output (so actuator id = ctrl index = force index, as
+// mjhand assumes), else a sentence naming the first that does not: MuJoCo 4's multi-input actuators (e.g. <pid>
+// with input="pos vel", <dcmotor> with a controller) are not supported by mjhand yet.
+std::string multi_io_actuator_problem(const mjModel* m);
+
 // A fresh mjData for m.
 inline DataPtr make_data(const mjModel* m) { return DataPtr(mj_makeData(m)); }
 

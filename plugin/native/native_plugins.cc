@@ -9,6 +9,7 @@
 
 #include "host/config.h"
 #include "host/registry.h"
+#include "io/model_io.h"
 
 namespace mjhand {
 
@@ -62,6 +63,11 @@ std::unique_ptr<Plugin> create(const mjModel* m, int instance, const PluginType&
   Config cfg(m, name, type.name, [name] { return "<instance name=\"" + name + "\">"; }, native_config(m, instance));
   cfg.set_native_instance(instance);
   cfg.set_sizing(sizing);
+  // Multi-input actuators break "actuator id = ctrl index" (every factory indexes so): refused before any factory
+  // runs. While sizing only the counts exist yet; init names the actuator.
+  if (sizing ? (m->nu != m->nactuator || m->nout != m->nactuator) : !multi_io_actuator_problem(m).empty()) {
+    cfg.fail(sizing ? std::string("the model has multi-input actuators") : multi_io_actuator_problem(m));
+  }
   std::unique_ptr<Plugin> plugin = type.factory(m, cfg);
   if (!plugin) cfg.fail("the factory returned no plugin");
   cfg.check_all_used();
