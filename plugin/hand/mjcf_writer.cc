@@ -9,6 +9,7 @@
 #include "hand/chain_encoding.h"
 #include "hand/hand_chains.h"
 #include "hand/number_format.h"
+#include "io/xml_text.h"
 
 namespace mjhand {
 
@@ -30,20 +31,6 @@ std::string pose_attrs(const Eigen::Isometry3d& pose) {
   const Eigen::Vector3d p = pose.translation();
   const Eigen::Quaterniond q = canonical_quaternion(pose.linear());
   return "pos=\"" + nums({p.x(), p.y(), p.z()}) + "\" quat=\"" + nums({q.w(), q.x(), q.y(), q.z()}) + "\"";
-}
-
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
 }
 
 // "--" may not appear inside an XML comment.

@@ -13,6 +13,7 @@
 #include "io/model_io.h"
 #include "native/native_plugins.h"
 #include "io/text_file.h"
+#include "io/xml_text.h"
 
 namespace mjhand {
 
@@ -67,15 +68,7 @@ class SourceLocator {
     std::ifstream in(path_);
     std::stringstream ss;
     ss << in.rdbuf();
-    text_ = ss.str();
-    for (size_t open = text_.find("<!--"); open != std::string::npos; open = text_.find("<!--", open)) {
-      size_t close = text_.find("-->", open + 4);
-      close = close == std::string::npos ? text_.size() : close + 3;
-      for (size_t k = open; k < close; ++k) {
-        if (text_[k] != '\n') text_[k] = ' ';
-      }
-      open = close;
-    }
+    text_ = blank_xml_comments(ss.str());
   }
   std::string path_, text_;
   bool loaded_ = false;

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "io/text_file.h"
+#include "io/xml_text.h"
 #include "native/native_plugins.h"
 
 namespace mjhand {
@@ -27,38 +28,11 @@ std::string read_text(const std::string& path) {
   return ss.str();
 }
 
-// The text with comments blanked (same length), so searches never match inside <!-- -->.
-std::string without_comments(std::string text) {
-  for (size_t open = text.find("<!--"); open != std::string::npos; open = text.find("<!--", open)) {
-    size_t close = text.find("-->", open + 4);
-    close = close == std::string::npos ? text.size() : close + 3;
-    for (size_t k = open; k < close; ++k) {
-      if (text[k] != '\n') text[k] = ' ';
-    }
-    open = close;
-  }
-  return text;
-}
-
-std::string xml_attribute(const std::string& v) {
-  std::string out;
-  for (char c : v) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 // Adds `file` and everything it includes (recursively; paths relative to the main model's folder, as MuJoCo
 // resolves them) to `files`, read from disk unless already there.
 void collect_includes(const std::string& dir, const std::string& text, std::map<std::string, std::string>& files) {
   static const std::regex include(R"(<include\s+file\s*=\s*["']([^"']+)["'])");
-  const std::string clean = without_comments(text);
+  const std::string clean = blank_xml_comments(text);
   for (std::sregex_iterator it(clean.begin(), clean.end(), include), end; it != end; ++it) {
     const std::string name = (*it)[1].str();
     const std::string path = fs::path(name).is_absolute() ? name : (fs::path(dir) / name).string();
@@ -70,7 +44,7 @@ void collect_includes(const std::string& dir, const std::string& text, std::map<
 
 // Sets key `key` of <instance name="instance"> in `text` to `value`; false when the instance is not declared there.
 bool edit_instance(std::string& text, const std::string& instance, const std::string& key, const std::string& value) {
-  const std::string clean = without_comments(text);
+  const std::string clean = blank_xml_comments(text);
   const std::regex open("<instance\\s+name\\s*=\\s*[\"']" + std::regex_replace(instance, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
                         "[\"']\\s*>");
   std::smatch m;
@@ -82,10 +56,10 @@ bool edit_instance(std::string& text, const std::string& instance, const std::st
   const std::string body = clean.substr(begin, end - begin);
   for (std::sregex_iterator it(body.begin(), body.end(), config), stop; it != stop; ++it) {
     if ((*it)[1].str() != key) continue;
-    text.replace(begin + it->position(2), it->length(2), xml_attribute(value));
+    text.replace(begin + it->position(2), it->length(2), xml_escape(value));
     return true;
   }
-  text.insert(end, "<config key=\"" + xml_attribute(key) + "\" value=\"" + xml_attribute(value) + "\"/>");
+  text.insert(end, "<config key=\"" + xml_escape(key) + "\" value=\"" + xml_escape(value) + "\"/>");
   return true;
 }
 
@@ -95,7 +69,7 @@ std::string locate_instance(const std::string& name, const std::string& path,
   collect_includes(fs::path(path).parent_path().string(), files.at(path), files);
   const std::regex open("<instance\\s+name\\s*=\\s*[\"']" + name + "[\"']");
   for (const auto& [file, text] : files) {
-    const std::string clean = without_comments(text);
+    const std::string clean = blank_xml_comments(text);
     std::smatch m;
     if (std::regex_search(clean, m, open)) {
       return file + ":" + std::to_string(1 + std::count(clean.begin(), clean.begin() + m.position(0), '\n'));
