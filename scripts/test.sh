@@ -19,6 +19,7 @@ if [ "${MJHAND_SKIP_SANITIZE:-0}" != "1" ]; then
         -DMJHAND_BUILD_BENCHMARKS=OFF >/dev/null
   cmake --build build-sanitize -j"$jobs"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp"  # MuJoCo's leak when a plugin's init fails (see the file)
   (cd build-sanitize && ctest --output-on-failure -j"$jobs")
 fi
 
