@@ -228,6 +228,19 @@ TEST_CASE("native: overrides are compiled into the instance's <config>, also in 
   CHECK(std::string(mj_getPluginConfig(m.get(), grasp, "epsilon_every")) == "25");  // declared in the scene
   REQUIRE(rest.size() == 1);  // not a native instance: left for the callback host, which names it unknown
   CHECK(rest[0].instance == "other");
+  // A model whose file lacks a required key loads when an override supplies it (native instances are found in the
+  // text, not in a compiled model); an empty <instance name="..."/> takes it as its first config.
+  const std::string dir = mjhand_test::fresh_temp_dir("native_override_missing_key");
+  const std::string xml = R"(<mujoco><extension><plugin plugin="mjhand.joint_signal"><instance name="m"/></plugin>
+    </extension><worldbody><body><joint name="j"/><geom size="0.01"/></body></worldbody>
+    <sensor><plugin name="s" instance="m"/></sensor></mujoco>)";
+  std::ofstream(dir + "/m.xml") << xml;
+  CHECK_THROWS(mjhand::load_model_with_overrides(dir + "/m.xml", {}, &rest));
+  std::vector<mjhand::ConfigOverride> keys;
+  for (const char* kv : {"m.joint=j", "m.sensor=s", "m.gain=2", "m.offset=0.5"}) keys.push_back(mjhand::parse_override(kv, "test"));
+  ModelPtr supplied = mjhand::load_model_with_overrides(dir + "/m.xml", keys, &rest);
+  CHECK(rest.empty());
+  CHECK(std::string(mj_getPluginConfig(supplied.get(), 0, "gain")) == "2");
   // A new key is added; a bad value is MuJoCo's load error with mjhand's message and the override's origin.
   ModelPtr added = mjhand::load_model_with_overrides(scene, {mjhand::parse_override("close.kv=0.01", "f.txt:3")}, &rest);
   CHECK(std::string(mj_getPluginConfig(added.get(), close, "kv")) == "0.01");

@@ -127,9 +127,11 @@ void Session::step_once() {
   mjv_applyPerturbPose(m, d, &pert, 0);
   mjv_applyPerturbForce(m, d, &pert);
   mj_step(m, d);
-  if (d->warning[mjWARN_BADQACC].number > 0) {
-    note("t = " + std::to_string(d->time) + " s: MuJoCo reported a bad qacc and reset the simulation");
-    d->warning[mjWARN_BADQACC].number = 0;
+  for (const auto& [warning, what] : {std::pair{mjWARN_BADQACC, "qacc"}, {mjWARN_BADQVEL, "qvel"}, {mjWARN_BADQPOS, "qpos"}}) {
+    if (d->warning[warning].number == 0) continue;
+    note("t = " + std::to_string(d->time) + " s: MuJoCo reported a bad " + what + " and reset the simulation");
+    d->warning[warning].number = 0;
+    apply_enabled();  // the reset turned switched-off native instances back on
   }
 }
 
@@ -188,7 +190,8 @@ std::string Session::set_native_overrides(const std::vector<ConfigOverride>& ove
   }
   DataPtr nd = make_data(nm.get());
   // The simulation goes on: the whole integration state moves over (the models differ only in configuration).
-  const int sig = mjSTATE_INTEGRATION;
+  int sig = mjSTATE_INTEGRATION;
+  if (mj_stateSize(m_.get(), sig) != mj_stateSize(nm.get(), sig)) sig &= ~mjSTATE_PLUGIN;  // plugins restart
   if (mj_stateSize(m_.get(), sig) == mj_stateSize(nm.get(), sig)) {
     std::vector<mjtNum> state(mj_stateSize(m_.get(), sig));
     mj_getState(m_.get(), d_.get(), state.data(), sig);

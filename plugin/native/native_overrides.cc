@@ -28,6 +28,11 @@ std::string read_text(const std::string& path) {
   return ss.str();
 }
 
+// `s` as a regular expression that matches exactly s.
+std::string regex_literal(const std::string& s) {
+  return std::regex_replace(s, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)");
+}
+
 // Adds `file` and everything it includes (recursively; paths relative to the main model's folder, as MuJoCo
 // resolves them) to `files`, read from disk unless already there.
 void collect_includes(const std::string& dir, const std::string& text, std::map<std::string, std::string>& files) {
@@ -45,10 +50,16 @@ void collect_includes(const std::string& dir, const std::string& text, std::map<
 // Sets key `key` of <instance name="instance"> in `text` to `value`; false when the instance is not declared there.
 bool edit_instance(std::string& text, const std::string& instance, const std::string& key, const std::string& value) {
   const std::string clean = blank_xml_comments(text);
-  const std::regex open("<instance\\s+name\\s*=\\s*[\"']" + std::regex_replace(instance, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
-                        "[\"']\\s*>");
+  const std::regex open("<instance\\s+name\\s*=\\s*[\"']" + regex_literal(instance) + "[\"']\\s*>");
   std::smatch m;
-  if (!std::regex_search(clean, m, open)) return false;
+  if (!std::regex_search(clean, m, open)) {
+    const std::regex empty("<instance\\s+name\\s*=\\s*[\"']" + regex_literal(instance) + "[\"']\\s*/>");
+    if (!std::regex_search(clean, m, empty)) return false;
+    // <instance name="x"/>: the value becomes its first config
+    text.replace(m.position(0), m.length(0), "<instance name=\"" + xml_escape(instance) + "\"><config key=\"" +
+                                               xml_escape(key) + "\" value=\"" + xml_escape(value) + "\"/></instance>");
+    return true;
+  }
   const size_t begin = m.position(0) + m.length(0);
   const size_t end = clean.find("</instance>", begin);
   if (end == std::string::npos) return false;
@@ -67,7 +78,7 @@ bool edit_instance(std::string& text, const std::string& instance, const std::st
 std::string locate_instance(const std::string& name, const std::string& path,
                             std::map<std::string, std::string> files) {
   collect_includes(fs::path(path).parent_path().string(), files.at(path), files);
-  const std::regex open("<instance\\s+name\\s*=\\s*[\"']" + name + "[\"']");
+  const std::regex open("<instance\\s+name\\s*=\\s*[\"']" + regex_literal(name) + "[\"']");
   for (const auto& [file, text] : files) {
     const std::string clean = blank_xml_comments(text);
     std::smatch m;
@@ -114,28 +125,21 @@ ModelPtr compile_files(const std::string& path, const std::map<std::string, std:
 
 ModelPtr compile_with_overrides(const std::string& path, const std::string& text,
                                 const std::vector<ConfigOverride>& overrides, std::vector<ConfigOverride>* rest) {
+  // An override names a native instance when some file of the model declares <instance name="...">: decided on the
+  // text, so an override may supply a key the file lacks (the file alone need not compile).
   std::map<std::string, std::string> files{{path, text}};
-  ModelPtr plain = compile_files(path, files);
   std::vector<ConfigOverride> native;
   rest->clear();
+  if (!overrides.empty()) collect_includes(fs::path(path).parent_path().string(), text, files);
   for (const ConfigOverride& o : overrides) {
-    const int id = mj_name2id(plain.get(), mjOBJ_PLUGIN, o.instance.c_str());
-    (id >= 0 && !native_type(plain.get(), id).empty() ? native : *rest).push_back(o);
-  }
-  if (native.empty()) return plain;
-  collect_includes(fs::path(path).parent_path().string(), text, files);
-  for (const ConfigOverride& o : native) {
     bool done = false;
     for (auto& [name, content] : files) done = done || edit_instance(content, o.instance, o.key, o.value);
-    if (!done) {
-      throw ConfigError(o.origin + ": the declaration of native plugin instance '" + o.instance +
-                        "' (<instance name=\"" + o.instance + "\">) was not found in " + path +
-                        " or the files it includes");
-    }
+    (done ? native : *rest).push_back(o);
   }
   try {
     return compile_files(path, files);
   } catch (const std::exception& e) {
+    if (native.empty()) throw;
     // The override the message is about (its instance and key), else all of them.
     const std::string message = e.what();
     for (const ConfigOverride& o : native) {

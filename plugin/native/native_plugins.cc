@@ -215,8 +215,11 @@ void compute_sensors(const mjModel* m, mjData* d, int instance, NativeInstance& 
 
 void compute_passive(const mjModel* m, mjData* d, int instance, NativeInstance& ni, bool on) {
   if (!on) return;
+  // Bad values already there (MuJoCo's springs, another plugin) are not this instance's: left to MuJoCo.
+  bool outside_bad = false;
+  for (int i = 0; i < m->nv; ++i) outside_bad = outside_bad || is_bad(d->qfrc_passive[i]);
   ni.plugin->passive(m, d, state_of(m, d, instance) + kHeader);
-  for (int i = 0; i < m->nv; ++i) {
+  for (int i = 0; i < m->nv && !outside_bad; ++i) {
     if (!is_bad(d->qfrc_passive[i])) continue;
     record(m, d, instance, ni, "qfrc_passive", mjOBJ_DOF, i, d->qfrc_passive[i]);
     d->qfrc_passive[i] = 0;
@@ -231,7 +234,8 @@ void compute_control(const mjModel* m, mjData* d, int instance, NativeInstance& 
   if (on) ni.plugin->control(m, d, state_of(m, d, instance) + kHeader);
   for (size_t i = 0; i < n; ++i) {
     const int a = ni.ctrl_ids[i];
-    if (ni.drives[i]) {  // an actuator model's input: the ctrl stays (off: the user's value stays)
+    if (ni.drives[i]) {  // an actuator model's input: the ctrl stays, the controller's output
+      if (!on) d->ctrl[a] = 0;  // off: no drive (0 V, 0 A), as a controller's own actuators give no force
       if (is_bad(d->ctrl[a])) {
         record(m, d, instance, ni, "ctrl", mjOBJ_ACTUATOR, a, d->ctrl[a]);
         d->ctrl[a] = 0;
@@ -315,6 +319,14 @@ int cb_nsensordata(const mjModel* m, int instance, int sensor_id) {
 int cb_init(const mjModel* m, mjData* d, int instance) {
   char error[1000];
   if (!make_instance(m, d, instance, error, sizeof(error))) {
+    // MuJoCo does not call destroy for the instances it initialised before this one when init raises an error:
+    // the objects mjhand made for them go now.
+    for (int i = 0; i < instance; ++i) {
+      if (!native_type(m, i).empty()) {
+        delete get(d, i);
+        d->plugin_data[i] = 0;
+      }
+    }
     // While MuJoCo compiles a model this becomes its load error ("Error: engine error: mjhand: ...").
     mju_error("%s", error);
     return -1;
@@ -342,7 +354,7 @@ void cb_reset(const mjModel* m, mjtNum* state, void* data, int instance) {
   }
 }
 
-void cb_compute(const mjModel* m, mjData* d, int instance, int capability) {
+void compute(const mjModel* m, mjData* d, int instance, int capability) {
   NativeInstance* ni = get(d, instance);
   if (!ni || !ni->plugin) return;
   const bool on = ready(m, d, instance, *ni);
@@ -359,7 +371,17 @@ void cb_compute(const mjModel* m, mjData* d, int instance, int capability) {
   }
 }
 
-void cb_act_dot(const mjModel* m, mjData* d, int instance) {
+// Plugins catch their own exceptions (they write zeros and warn); this is the last line: MuJoCo's C frames never
+// see one.
+void cb_compute(const mjModel* m, mjData* d, int instance, int capability) {
+  try {
+    compute(m, d, instance, capability);
+  } catch (const std::exception& e) {
+    mju_warning("mjhand: plugin instance '%s': %s", instance_name(m, instance).c_str(), e.what());
+  }
+}
+
+void act_dot(const mjModel* m, mjData* d, int instance) {
   NativeInstance* ni = get(d, instance);
   if (!ni || !ni->plugin || !(ni->caps & kCapActuator)) return;
   const bool on = ready(m, d, instance, *ni);
@@ -373,6 +395,14 @@ void cb_act_dot(const mjModel* m, mjData* d, int instance) {
       v = 0;
     }
     d->act_dot[m->actuator_actadr[a] + m->actuator_actnum[a] - 1] = v;
+  }
+}
+
+void cb_act_dot(const mjModel* m, mjData* d, int instance) {
+  try {
+    act_dot(m, d, instance);
+  } catch (const std::exception& e) {
+    mju_warning("mjhand: plugin instance '%s': %s", instance_name(m, instance).c_str(), e.what());
   }
 }
 
