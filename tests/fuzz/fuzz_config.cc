@@ -13,6 +13,7 @@
 
 #include "fuzz_util.h"
 #include "host/config.h"
+#include "io/model_io.h"
 
 namespace {
 
@@ -25,23 +26,16 @@ const char kModelXml[] = R"(<mujoco>
   <actuator><motor name="a1" joint="j1"/><motor name="a2" joint="j2"/></actuator>
 </mujoco>)";
 
-// The model is compiled once from memory (a VFS file), as MuJoCo 2.2.2 has no string loader.
+// The model is compiled once, from memory.
 const mjModel* fuzz_model() {
   static const mjModel* m = [] {
-    auto vfs_owner = std::make_unique<mjVFS>();  // about 2 MB: not on the stack
-    mjVFS& vfs = *vfs_owner;
-    mj_defaultVFS(&vfs);
-    const int size = static_cast<int>(sizeof(kModelXml) - 1);
-    if (mj_makeEmptyFileVFS(&vfs, "fuzz_config.xml", size) != 0) std::abort();
-    std::memcpy(vfs.filedata[vfs.nfile - 1], kModelXml, size);
-    char error[1000] = "";
-    const mjModel* model = mj_loadXML("fuzz_config.xml", &vfs, error, sizeof(error));
-    mj_deleteVFS(&vfs);
+    std::string error;
+    mjhand::ModelPtr model = mjhand::compile_xml_string(kModelXml, "fuzz_config.xml", error);
     if (!model) {
-      std::fprintf(stderr, "fuzz_config: the built-in model does not compile: %s\n", error);
+      std::fprintf(stderr, "fuzz_config: the built-in model does not compile: %s\n", error.c_str());
       std::abort();
     }
-    return model;
+    return model.release();  // lives for the process
   }();
   return m;
 }
