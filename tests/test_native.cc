@@ -342,3 +342,14 @@ TEST_CASE("native: mjhand.pid against MuJoCo's own pid actuator where they overl
     CHECK(d->actuator_force[1] - d->actuator_force[0] == Approx(3 * h * e0).epsilon(1e-9));
   }
 }
+
+TEST_CASE("native: two controllers may not drive one actuator model's input", "[native]") {
+  std::string xml = mjhand_test::read_all(source_path("models/motor_joint.xml"));
+  const std::string end = "  </extension>";
+  REQUIRE(xml.find(end) != std::string::npos);
+  xml.insert(xml.find(end), R"(    <plugin plugin="mjhand.pid"><instance name="second">
+      <config key="joints" value="j"/><config key="actuators" value="motor"/><config key="setpoint" value="0.2"/>
+      <config key="kp" value="10"/><config key="period" value="0.001"/></instance></plugin>
+)");
+  CHECK_THAT(load_error(xml), Catch::Contains("key 'actuators'") && Catch::Contains("also driven by instance"));
+}

@@ -120,6 +120,17 @@ std::unique_ptr<Plugin> create(const mjModel* m, int instance, const PluginType&
                "<plugin instance=\"" + name + "\" .../>) nor to an mjhand actuator model (dc_motor, coil_actuator) " +
                "whose input it could drive");
     }
+    // One input, one driver: another mjhand instance naming the same actuator in its `actuators` would fight over it.
+    const char* an = mj_id2name(m, mjOBJ_ACTUATOR, a);
+    for (int c = 0; an && c < m->nplugin; ++c) {
+      if (c == instance || c == other || !type_of(m, c)) continue;
+      for (const auto& [key, value] : native_config(m, c)) {
+        if (key == "actuators" && ("," + value + ",").find("," + std::string(an) + ",") != std::string::npos) {
+          cfg.fail("actuators", "actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " is also driven by instance '" +
+                                    instance_name(m, c) + "': one controller per actuator model input");
+        }
+      }
+    }
   }
   for (int s : plugin->owned_sensors()) {
     if (s < 0 || s >= m->nsensor || m->sensor_plugin[s] != instance) {
