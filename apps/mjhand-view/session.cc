@@ -71,12 +71,7 @@ std::string Session::reload() {
     }
   }
   DataPtr nd = make_data(nm.get());
-  // Swap in the new model; the old host detaches before its model is deleted.
-  host_.reset();
-  d_.reset();
-  m_ = std::move(nm);
-  d_ = std::move(nd);
-  host_ = std::move(nh);
+  replace(std::move(nm), std::move(nd), std::move(nh));
   overrides_ = kept;
   for (auto it = disabled_.begin(); it != disabled_.end();) {
     it = host_->find_any(*it) ? std::next(it) : disabled_.erase(it);
@@ -177,6 +172,14 @@ std::vector<mjtNum> fresh_state(const Host& h, const mjModel* m, const mjData* d
 
 }  // namespace
 
+void Session::replace(ModelPtr m, DataPtr d, std::unique_ptr<Host> h) {
+  host_.reset();  // the old host detaches before its model is deleted
+  d_.reset();
+  m_ = std::move(m);
+  d_ = std::move(d);
+  host_ = std::move(h);
+}
+
 std::string Session::set_native_overrides(const std::vector<ConfigOverride>& overrides) {
   ModelPtr nm;
   std::unique_ptr<Host> nh;
@@ -212,11 +215,7 @@ std::string Session::set_native_overrides(const std::vector<ConfigOverride>& ove
       }
     }
   }
-  host_.reset();
-  d_.reset();
-  m_ = std::move(nm);
-  d_ = std::move(nd);
-  host_ = std::move(nh);
+  replace(std::move(nm), std::move(nd), std::move(nh));
   overrides_ = overrides;
   apply_enabled();
   // Derived quantities for whoever reads d before the next step; the plugin state stays as carried over (a
@@ -229,12 +228,14 @@ std::string Session::set_native_overrides(const std::vector<ConfigOverride>& ove
 }
 
 std::string Session::set_overrides(const std::vector<ConfigOverride>& overrides) {
-  for (const ConfigOverride& o : overrides) {  // native instances are configured when MuJoCo compiles the model
-    if (mj_name2id(m_.get(), mjOBJ_PLUGIN, o.instance.c_str()) >= 0) return set_native_overrides(overrides);
-  }
-  for (const ConfigOverride& o : overrides_) {
-    if (mj_name2id(m_.get(), mjOBJ_PLUGIN, o.instance.c_str()) >= 0) return set_native_overrides(overrides);
-  }
+  // Native instances are configured when MuJoCo compiles the model: new edits or dropped ones mean a recompile.
+  auto names_native = [this](const std::vector<ConfigOverride>& list) {
+    for (const ConfigOverride& o : list) {
+      if (mj_name2id(m_.get(), mjOBJ_PLUGIN, o.instance.c_str()) >= 0) return true;
+    }
+    return false;
+  };
+  if (names_native(overrides) || names_native(overrides_)) return set_native_overrides(overrides);
   mjData* d = d_.get();
   const bool live = host_->state_ready(d);
   // Reset states of the old configuration, taken before its plugins go away.

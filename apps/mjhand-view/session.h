@@ -68,6 +68,8 @@ class Session {
   // set_overrides when an edit names a native instance: recompiles the model with the edits and carries the
   // simulation state over to it.
   std::string set_native_overrides(const std::vector<ConfigOverride>& overrides);
+  // Makes m, d, h the session's model, data and host (the old host detaches first).
+  void replace(ModelPtr m, DataPtr d, std::unique_ptr<Host> h);
   void apply_enabled();
   void note(const std::string& s);
 
