@@ -25,7 +25,7 @@ cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/i
 lib="$(dirname "$(find "$prefix" -name libmjhand.a -print -quit)")"
 [ -n "$lib" ] && [ "$lib" != . ] || fail "libmjhand.a was not installed"
 for f in "$prefix/bin/mjhand" "$lib/cmake/mjhand/FindMuJoCo.cmake" "$lib/libmjhand_plugins.so" \
-         "$prefix/include/mjhand/host/host.h" "$prefix/include/mjhand/host/registry.h" \
+         "$prefix/include/mjhand/native/instances.h" "$prefix/include/mjhand/host/registry.h" \
          "$prefix/include/mjhand/pid/pid.h" "$lib/cmake/mjhand/mjhandConfig.cmake" \
          "$lib/cmake/mjhand/mjhandConfigVersion.cmake" "$lib/cmake/mjhand/mjhandTargets.cmake" \
          "$lib/pkgconfig/mjhand.pc" "$prefix/share/mjhand/models/pid_finger.xml"; do

@@ -11,6 +11,7 @@ jobs="$(nproc)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
 scripts/check-test-registration.sh build
+scripts/check-layering.sh build  # a wrong-way include or call in the core layer must fail the build
 (cd build && ctest --output-on-failure -j"$jobs")
 scripts/test-install.sh build  # install into a temporary prefix; build the external example and pkg-config consumer
 
@@ -24,7 +25,7 @@ if [ "${MJHAND_SKIP_SANITIZE:-0}" != "1" ]; then
 fi
 
 if [ "${MJHAND_SKIP_TSAN:-0}" != "1" ]; then
-  scripts/tsan.sh  # ThreadSanitizer on the worker pool and the plugin host
+  scripts/tsan.sh  # ThreadSanitizer on the worker pool and the plugins stepped from several threads
 fi
 if [ "${MJHAND_SKIP_FUZZ:-0}" != "1" ]; then
   scripts/fuzz.sh "${MJHAND_FUZZ_SECONDS:-60}"  # short libFuzzer run of every parser, then its regression inputs

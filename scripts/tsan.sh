@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # ThreadSanitizer run (docs/reliability.md): builds mjhand_tests alone with -fsanitize=thread in build-tsan and runs
-# the test cases that use threads: the batch engine's worker pool and the plugin host (instances, routing, models
-# attached from several threads). Any data race stops the run (halt_on_error=1) with both stacks.
-# Default selection: tags [batch], [host], [faults] and every test case whose name mentions threads.
+# the test cases that use threads: the batch engine's worker pool and mjhand's plugins stepped from several threads
+# (one mjData per thread, shared model). Any data race stops the run (halt_on_error=1) with both stacks.
+# Default selection: tags [batch], [plugins], [faults] and every test case whose name mentions threads.
 # Usage: scripts/tsan.sh [CATCH2 TEST SPEC]   (MJHAND_TSAN_BUILD=dir for another build directory)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 build="${MJHAND_TSAN_BUILD:-build-tsan}"
-spec="${1:-[batch],[host],[faults],*thread*}"
-# Without the viewer: the threaded code is the host and the batch engine; the rendering tests run in the other builds.
+spec="${1:-[batch],[plugins],[faults],*thread*}"
+# Without the viewer: the threaded code is the plugins and the batch engine; the rendering tests run in the other builds.
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMJHAND_TSAN=ON -DMJHAND_BUILD_BENCHMARKS=OFF \
       -DMJHAND_BUILD_VIEWER=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)" --target mjhand_tests

@@ -20,10 +20,9 @@
 
 #include "bench_util.h"
 #include "engine.h"
-#include "host/host.h"
 #include "test_util.h"
-#include "native/native_overrides.h"
-#include "native/native_plugins.h"
+#include <mjhand/native/native_overrides.h>
+#include <mjhand/native/native_plugins.h>
 
 namespace {
 

@@ -1,19 +1,18 @@
 // Per-step cost of the two coupling mechanisms on the BERUL thumb (issue 6), as ratios to the same thumb without
 // any coupling (its three flexion joints free, the same position actuator and motion):
 //   equality: MuJoCo joint equalities (models/berul_thumb.xml), two more constraint rows for the solver;
-//   spring:   mjhand's "coupling" plugin (models/berul_thumb_spring.xml), two passive spring-dampers in mjcb_passive.
+//   spring:   mjhand's "coupling" plugin (models/berul_thumb_spring.xml), two native passive plugin instances
+//             (spring-dampers added to qfrc_passive by MuJoCo's passive stage).
 //   ./build/tests/bench_coupling --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
 #include <cmath>
-#include <memory>
 #include <string>
 
 #include "bench_util.h"
-#include "host/host.h"
-#include "io/model_io.h"
+#include <mjhand/io/model_io.h>
 #include "test_util.h"
-#include "native/native_plugins.h"
+#include <mjhand/native/native_plugins.h>
 
 namespace {
 
@@ -21,7 +20,6 @@ constexpr int kPeriodSteps = 1000;  // one flex-extend cycle (2 s at 2 ms), then
 
 struct Sim {
   mjhand::ModelPtr m;
-  std::unique_ptr<mjhand::Host> host;
   mjhand::DataPtr d;
   int actuator = -1;
 };
@@ -39,7 +37,6 @@ Sim make_sim(const std::string& variant) {
     }
     s.m = mjhand_test::load_xml_string(xml);
   }
-  s.host = mjhand::Host::attach(s.m.get());
   s.d = mjhand::make_data(s.m.get());
   s.actuator = mj_name2id(s.m.get(), mjOBJ_ACTUATOR, "thumb_j2_position");
   return s;

@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "direct_drive/dynamic_model.h"
-#include "direct_drive/dynamics.h"
-#include "direct_drive/finger.h"
-#include "hand/build_model.h"
-#include "io/model_io.h"
+#include <mjhand/direct_drive/dynamic_model.h>
+#include <mjhand/direct_drive/dynamics.h>
+#include <mjhand/direct_drive/finger.h>
+#include <mjhand/hand/build_model.h>
+#include <mjhand/io/model_io.h>
 #include "bench_util.h"
-#include "native/native_plugins.h"
+#include <mjhand/native/native_plugins.h>
 
 namespace {
 

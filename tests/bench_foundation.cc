@@ -1,5 +1,5 @@
 // Benchmarks of the foundation: mjhand's DH FK + Jacobian of every finger against MuJoCo's equivalent, and the
-// plugin host's cost (a no-op plugin) against a bare mj_step. Prints each pair's ratio, measured in one process.
+// cost of one native mjhand plugin instance that does nothing (the adapter's share) against a bare mj_step. Prints each pair's ratio, measured in one process.
 //   ./build/tests/bench_foundation --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
@@ -13,13 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "hand/model_chains.h"
-#include "host/host.h"
-#include "host/registry.h"
-#include "io/model_io.h"
-#include "kinematics/forward_kinematics.h"
+#include <mjhand/hand/model_chains.h>
+#include <mjhand/host/registry.h>
+#include <mjhand/io/model_io.h>
+#include <mjhand/kinematics/forward_kinematics.h>
 #include "bench_util.h"
-#include "native/native_plugins.h"
+#include <mjhand/native/native_plugins.h>
 
 namespace {
 
@@ -93,7 +92,7 @@ std::string bench_scene(bool with_noop) {
       << "<body name=\"ball\" pos=\"0.04 -0.022 0.425\"><freejoint/>"
       << "<geom type=\"sphere\" size=\"0.025\" mass=\"0.05\" condim=\"4\"/></body></worldbody>";
   if (with_noop) {
-    out << "<size nuserdata=\"8\"/><custom><text name=\"mjhand:noop\" data=\"type=bench_noop\"/></custom>";
+    out << "<extension><plugin plugin=\"mjhand.bench_noop\"><instance name=\"noop\"/></plugin></extension>";
   }
   out << "</mujoco>\n";
   return path;
@@ -105,10 +104,8 @@ class NoopPlugin : public mjhand::Plugin {
   int nstate() const override { return 1; }
 };
 
-void step_benchmark(benchmark::State& state, bool with_host) {
-  mjhand::ModelPtr m = mjhand::load_model(bench_scene(with_host));
-  std::unique_ptr<mjhand::Host> host;
-  if (with_host) host = mjhand::Host::attach(m.get());
+void step_benchmark(benchmark::State& state, bool with_noop) {
+  mjhand::ModelPtr m = mjhand::load_model(bench_scene(with_noop));
   mjhand::DataPtr d = mjhand::make_data(m.get());
   for (int i = 0; i < m->nu; ++i) d->ctrl[i] = 0.3;  // close the hand so contacts are part of the step
   int k = 0;
@@ -123,25 +120,25 @@ void step_benchmark(benchmark::State& state, bool with_host) {
 }
 
 void BM_StepBare(benchmark::State& state) { step_benchmark(state, false); }
-void BM_StepWithNoopPluginHost(benchmark::State& state) { step_benchmark(state, true); }
+void BM_StepWithNoopPlugin(benchmark::State& state) { step_benchmark(state, true); }
 
 BENCHMARK(BM_MujocoKinematicsJacSite);
 BENCHMARK(BM_MjhandFkJacobianAllFingers);
 BENCHMARK(BM_StepBare);
-BENCHMARK(BM_StepWithNoopPluginHost);
+BENCHMARK(BM_StepWithNoopPlugin);
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  mjhand::register_plugin_type(
+      "bench_noop", "does nothing (plugin overhead benchmark)",
+      [](const mjModel*, const mjhand::Config&) { return std::unique_ptr<mjhand::Plugin>(new NoopPlugin()); },
+      {"note"});
   mjhand::register_native_plugins();  // "mjhand.*" plugins known to MuJoCo before any model loads
-  mjhand::register_plugin_type("bench_noop", "does nothing (host overhead benchmark)",
-                               [](const mjModel*, const mjhand::Config&) {
-                                 return std::unique_ptr<mjhand::Plugin>(new NoopPlugin());
-                               });
   return mjhand_bench::run_benchmarks(
       argc, argv,
       {{"MjhandFkJacobianAllFingers / MujocoKinematicsJacSite", "BM_MjhandFkJacobianAllFingers",
         "BM_MujocoKinematicsJacSite"},
-       {"StepWithNoopPluginHost / StepBare", "BM_StepWithNoopPluginHost", "BM_StepBare"}},
+       {"StepWithNoopPlugin / StepBare", "BM_StepWithNoopPlugin", "BM_StepBare"}},
       mjhand_bench::RatioReporter::Clock::kWall);
 }

@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "grasp/grasp_quality.h"
-#include "grasp/grasp_state.h"
-#include "grasp/wrench_space.h"
+#include <mjhand/grasp/grasp_quality.h>
+#include <mjhand/grasp/grasp_state.h>
+#include <mjhand/grasp/wrench_space.h>
 #include "test_util.h"
 #include "bench_util.h"
-#include "native/native_plugins.h"
+#include <mjhand/native/native_plugins.h>
 
 namespace {
 

@@ -21,9 +21,9 @@
 #include <random>
 #include <vector>
 
-#include "kinematics/forward_kinematics.h"
+#include <mjhand/kinematics/forward_kinematics.h>
 #include "bench_util.h"
-#include "native/native_plugins.h"
+#include <mjhand/native/native_plugins.h>
 
 namespace {
 

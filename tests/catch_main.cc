@@ -2,7 +2,7 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
-#include "native/native_plugins.h"
+#include <mjhand/native/native_plugins.h>
 
 int main(int argc, char* argv[]) {
   mjhand::register_native_plugins();

@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "grasp/contact_frames.h"
-#include "grasp/grasp_matrix.h"
-#include "grasp/hand_jacobian.h"
-#include "grasp/grasp_quality.h"
-#include "host/host.h"
-#include "sensors/grasp_analysis.h"
+#include <mjhand/grasp/contact_frames.h>
+#include <mjhand/grasp/grasp_matrix.h>
+#include <mjhand/grasp/hand_jacobian.h>
+#include <mjhand/grasp/grasp_quality.h>
+#include <mjhand/native/instances.h>
+#include <mjhand/sensors/grasp_analysis.h>
 #include "test_util.h"
 
 using namespace mjhand;
@@ -203,9 +203,13 @@ std::string pinch_model(const std::string& name, const std::vector<double>& azim
   if (second_ball) key << " 0 0 " << 0.3 + 2 * kBallR - 2e-4 << " 1 0 0 0";
   x << "</worldbody><keyframe><key name=\"open\" qpos=\"" << key.str() << "\"/></keyframe>";
   if (!grasp.empty()) {
-    x << "<size nuserdata=\"4\"/><sensor><user name=\"g\" objtype=\"body\" objname=\"ball\" datatype=\"real\" "
-         "needstage=\"acc\" dim=\"6\"/></sensor><custom><text name=\"mjhand:g\" data=\""
-      << grasp << "\"/></custom>";
+    x << "<extension><plugin plugin=\"mjhand.grasp_analysis\"><instance name=\"g\">";
+    std::istringstream in(grasp);
+    for (std::string kv; in >> kv;) {
+      const size_t eq = kv.find('=');
+      if (kv.substr(0, eq) != "type") x << "<config key=\"" << kv.substr(0, eq) << "\" value=\"" << kv.substr(eq + 1) << "\"/>";
+    }
+    x << "</instance></plugin></extension><sensor><plugin name=\"g\" instance=\"g\"/></sensor>";
   }
   x << "</mujoco>";
   const std::string path = mjhand_test::fresh_temp_dir("analyze_" + name) + "/" + name + ".xml";
@@ -246,14 +250,14 @@ TEST_CASE("analyze --json parses and its G and J_H equal the library's for the s
   CHECK(j["ignored_contacts"][0]["reason"].string.find("belongs to no finger") != std::string::npos);
   CHECK(j["hand"]["dofs"].size() == 12);
 
-  // The same state in this process: load, attach, forward, 500 steps, forward (what analyze does).
+  // The same state in this process: load, forward, 500 steps, forward (what analyze does).
   auto m = mjhand_test::load_xml_file(scene);
-  auto host = Host::attach(m.get());
+  const InstanceList instances(m.get());
   auto d = mjhand_test::make_data(m.get());
   mj_forward(m.get(), d.get());
   for (int i = 0; i < 500; ++i) mj_step(m.get(), d.get());
   mj_forward(m.get(), d.get());
-  const HandModel& hand = *grasp_analysis_hand(*host->find_any("grasp")->plugin);
+  const HandModel& hand = *grasp_analysis_hand(*instances.at("grasp").plugin);
   std::vector<Contact> all;
   all.reserve(64);
   collect_contacts(m.get(), d.get(), hand, all);

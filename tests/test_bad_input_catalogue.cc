@@ -13,16 +13,17 @@
 #include <string>
 #include <vector>
 
-#include "grasp/contact_frames.h"
-#include "grasp/force_optimization.h"
-#include "grasp/grasp_matrix.h"
-#include "grasp/grasp_quality.h"
-#include "grasp/wrench_space.h"
-#include "host/host.h"
-#include "host/registry.h"
-#include "kinematics/dls_ik.h"
-#include "kinematics/egrasp_ik.h"
-#include "kinematics/singularity.h"
+#include <mjhand/grasp/contact_frames.h>
+#include <mjhand/grasp/force_optimization.h>
+#include <mjhand/grasp/grasp_matrix.h>
+#include <mjhand/grasp/grasp_quality.h>
+#include <mjhand/grasp/wrench_space.h>
+#include <mjhand/native/instances.h>
+#include <mjhand/native/native_overrides.h>
+#include <mjhand/host/registry.h>
+#include <mjhand/kinematics/dls_ik.h>
+#include <mjhand/kinematics/egrasp_ik.h>
+#include <mjhand/kinematics/singularity.h>
 #include "test_util.h"
 
 using namespace mjhand;
@@ -53,7 +54,7 @@ const CliEntry kCli[] = {
   {"run: --log-every 0",                        "run {S}/models/pid_finger.xml --log-every 0",                       2, "option '--log-every': 0 is outside [1,", ""},
   {"run: --duration below one timestep",        "run {S}/models/pid_finger.xml --duration 1e-9",                     2, "--duration 1e-09 s is shorter than one timestep (0.001 s)", ""},
   {"run: --set without =",                      "run {S}/models/pid_finger.xml --set hold.kp",                       1, "--set hold.kp: 'hold.kp' is not of the form INSTANCE.KEY=VALUE", ""},
-  {"run: --set of an unknown instance",         "run {S}/models/pid_finger.xml --set nosuch.kp=1",                   1, "no plugin instance named 'nosuch' in the model (instances: hold)", ""},
+  {"run: --set of an unknown instance",         "run {S}/models/pid_finger.xml --set nosuch.kp=1",                   1, "--set nosuch.kp=1: no plugin instance named 'nosuch' in {S}/models/pid_finger.xml (instances: hold)", ""},
   {"run: --set value out of range",             "run {S}/models/pid_finger.xml --set hold.kp=-1",                    1, "pid_finger.xml:8: MuJoCo cannot load", "key 'kp' = '-1': value -1.000000 must lie in [0.000000, 10000000000.000000] (from --set hold.kp=-1)"},
   {"run: --set-file that does not exist",       "run {S}/models/pid_finger.xml --set-file {T}/none.txt",             2, "--set-file: cannot open '{T}/none.txt'", ""},
   {"run: unknown --keyframe",                   "run {S}/models/pid_finger.xml --keyframe nope",                     2, "--keyframe: no keyframe 'nope' in the model (it has no keyframes)", ""},
@@ -76,22 +77,19 @@ const CliEntry kCli[] = {
   {"analyze: unknown --object",                 "analyze {S}/models/grasp_sensor_scene.xml --object nosuch",         2, "--object: no body named 'nosuch' in the model", ""},
   {"analyze: negative --settle",                "analyze {S}/models/grasp_sensor_scene.xml --settle -1",             2, "option '--settle': -1 is outside [0,", ""},
   {"analyze: empty contact set (safe result)",  "analyze {S}/models/grasp_sensor_scene.xml",                         0, "contacts: 0", "no contact between the object 'ball' and the hand"},
-  {"plugin config: no type",                    "run {T}/p_notype.xml",                                               1, "plugin instance 'c' ({T}/p_notype.xml:5): missing required key 'type'", ""},
-  {"plugin config: unknown type",               "run {T}/p_unktype.xml",                                              1, "p_unktype.xml:5): key 'type' = 'postur': unknown plugin type (registered: ", "posture"},
-  {"plugin config: unknown (misspelt) key",     "run {T}/p_unkkey.xml",                                               1, "plugin instance 'c' (type 'posture', {T}/p_unkkey.xml:5): key 'taux' = '1': unknown key for plugin type 'posture'", ""},
-  {"plugin config: key given twice",            "run {T}/p_dupkey.xml",                                               1, "p_dupkey.xml:5): key 'tau' is given twice", ""},
-  {"plugin config: token without =",            "run {T}/p_noeq.xml",                                                 1, "p_noeq.xml:5): 'tau' is not of the form key=value", ""},
-  {"plugin config: empty value",                "run {T}/p_emptyval.xml",                                             1, "p_emptyval.xml:5): key 'actuators' has an empty value", ""},
-  {"plugin config: nan value",                  "run {T}/p_nan.xml",                                                  1, "p_nan.xml:5): key 'target' = 'nan': item 'nan' is not a finite number", ""},
-  {"plugin config: value out of range",         "run {T}/p_range.xml",                                                1, "p_range.xml:5): key 'tau' = '-1': must lie in [1e-06, 1e+06]", ""},
-  {"plugin config: object that does not exist", "run {T}/p_noobj.xml",                                                1, "p_noobj.xml:5): key 'actuators' = 'a9': no actuator named 'a9' in the model", ""},
+  {"plugin config: type without mjhand. prefix", "run {T}/p_noprefix.xml",                                         1, "p_noprefix.xml: MuJoCo cannot load it: XML Error: plugin posture not found", "write plugin=\"mjhand.posture\""},
+  {"plugin config: unknown type",               "run {T}/p_unktype.xml",                                              1, "plugin mjhand.postur not found", "(mjhand's plugins: mjhand.coil_actuator"},
+  {"plugin config: unknown (misspelt) key",     "run {T}/p_unkkey.xml",                                               1, "unrecognized attribute 'plugin:taux' for plugin mjhand.posture", ""},
+  {"plugin config: key given twice",            "run {T}/p_dupkey.xml",                                               1, "duplicate config key: tau", ""},
+  {"plugin config: empty value",                "run {T}/p_emptyval.xml",                                             1, "p_emptyval.xml:5: MuJoCo cannot load {T}/p_emptyval.xml: Error: engine error: mjhand: plugin instance 'c' (type 'posture', <instance name=\"c\">): missing required key 'actuators'", ""},
+  {"plugin config: nan value",                  "run {T}/p_nan.xml",                                                  1, "p_nan.xml:5: MuJoCo cannot load {T}/p_nan.xml: Error: engine error: mjhand: plugin instance 'c' (type 'posture', <instance name=\"c\">): key 'target' = 'nan': item 'nan' is not a finite number", ""},
+  {"plugin config: value out of range",         "run {T}/p_range.xml",                                                1, "p_range.xml:5: MuJoCo cannot load {T}/p_range.xml: Error: engine error: mjhand: plugin instance 'c' (type 'posture', <instance name=\"c\">): key 'tau' = '-1': must lie in [1e-06, 1e+06]", ""},
+  {"plugin config: object that does not exist", "run {T}/p_noobj.xml",                                                1, "p_noobj.xml:5: MuJoCo cannot load {T}/p_noobj.xml: Error: engine error: mjhand: plugin instance 'c' (type 'posture', <instance name=\"c\">): key 'actuators' = 'a9': no actuator named 'a9' in the model", ""},
   {"plugin config: list of the wrong length",   "run {T}/p_len.xml",                                                  1, "key 'target' = '0.5,0.1,0.2': needs 1 or 2 values (one per actuator), got 3", ""},
-  {"plugin config: required key missing",       "run {T}/p_missing.xml",                                              1, "p_missing.xml:5): missing required key 'target'", ""},
-  {"plugin config: misspelt instance prefix",   "run {T}/p_near.xml",                                                 1, "p_near.xml:5: <custom><text name=\"MJHAND:c\"> looks like an mjhand plugin instance", ""},
-  {"plugin config: empty instance name",        "run {T}/p_empty.xml",                                                1, "p_empty.xml:5: plugin instance has an empty name after 'mjhand:'", ""},
-  {"plugin config: two instances, one ctrl",    "run {T}/p_two.xml",                                                  1, "plugin instances 'c' and 'd' would both write the ctrl of actuator 'a1': only one may", ""},
-  {"plugin config: nuserdata too small",        "run {T}/p_nuserdata.xml",                                            1, "p_nuserdata.xml: the mjhand plugin instances need 3 entries of d->userdata but the model declares nuserdata=0", "add <size nuserdata=\"3\"/>"},
-  {"plugin config: FK plugin on a hand-made model", "run {T}/p_nochains.xml",                                         1, "p_nochains.xml:5): the model carries no mjhand DH chains", ""},
+  {"plugin config: required key missing",       "run {T}/p_missing.xml",                                              1, "p_missing.xml:5: MuJoCo cannot load {T}/p_missing.xml: Error: engine error: mjhand: plugin instance 'c' (type 'posture', <instance name=\"c\">): missing required key 'target'", ""},
+  {"plugin config: actuator bound to another instance", "run {T}/p_two.xml",                                          1, "p_two.xml:5: MuJoCo cannot load {T}/p_two.xml: Error: engine error: mjhand: plugin instance 'd' (type 'posture', <instance name=\"d\">): actuator 'a1' is neither bound to this instance", ""},
+  {"plugin config: bound actuator not named",   "run {T}/p_unnamed.xml",                                              1, "plugin instance 'c' (type 'posture', <instance name=\"c\">): actuator 'a2' is bound to this instance, but its configuration does not name it", ""},
+  {"plugin config: FK plugin on a hand-made model", "run {T}/p_nochains.xml",                                         1, "p_nochains.xml:5: MuJoCo cannot load {T}/p_nochains.xml: Error: engine error: mjhand: plugin instance 's' (type 'fingertip_kinematics', <instance name=\"s\">): the model carries no mjhand DH chains", ""},
   {"hand description: YAML syntax error",       "make-hand {T}/bad_syntax.yaml -o {T}/o.xml",                        1, "bad_syntax.yaml:3:1: YAML syntax error", ""},
   {"hand description: empty file",              "make-hand {T}/empty.yaml -o {T}/o.xml",                             1, "empty.yaml:1:1: the description is empty", ""},
   {"hand description: file that does not exist", "make-hand {T}/none.yaml -o {T}/o.xml",                             1, "cannot open hand description {T}/none.yaml: no such file", ""},
@@ -216,7 +214,8 @@ std::vector<LibEntry> library_entries() {
          return std::string(to_string(optimal_forces(bad, grasp_matrix(one, Eigen::Vector3d::Zero()), weight).status));
        },
        "invalid"},
-      {"null model", "Host::attach", [] { return thrown([] { Host::attach(nullptr); }); }, "threw: attach: model is null"},
+      {"null model", "InstanceList", [] { return thrown([] { InstanceList list(nullptr); }); },
+       "threw: InstanceList: model is null"},
       {"override without =", "parse_override",
        [] { return thrown([] { parse_override("close.tau", "--set close.tau"); }); },
        "threw: --set close.tau: 'close.tau' is not of the form INSTANCE.KEY=VALUE"},
@@ -244,40 +243,49 @@ std::string derived(const std::string& source, const std::string& from, const st
   return s.replace(at, from.size(), to);
 }
 
-// Two hinges, two position actuators, a jointpos sensor; `custom` on line 5, as the messages' FILE:5 expects.
-std::string plugin_model(const std::string& custom, int nuserdata = 16) {
-  return "<mujoco><size nuserdata=\"" + std::to_string(nuserdata) +
-         "\"/><worldbody><body name=\"l1\"><joint name=\"j1\" axis=\"0 1 0\"/>"
+// Two hinges with plugin actuators a1, a2 bound to instance `bound`, a jointpos sensor q1, and the <extension>
+// `plugins` on line 5, as the messages' FILE:5 expects.
+std::string plugin_model(const std::string& plugins, const std::string& bound = "c",
+                         const std::string& sensors = "<jointpos name=\"q1\" joint=\"j1\"/>") {
+  return "<mujoco><worldbody><body name=\"l1\"><joint name=\"j1\" axis=\"0 1 0\"/>"
          "<geom type=\"capsule\" fromto=\"0 0 0 0.1 0 0\" size=\"0.01\"/>\n"
          "<body name=\"l2\" pos=\"0.1 0 0\"><joint name=\"j2\" axis=\"0 1 0\"/>"
          "<geom type=\"capsule\" fromto=\"0 0 0 0.1 0 0\" size=\"0.01\"/></body></body></worldbody>\n"
-         "<actuator><position name=\"a1\" joint=\"j1\" kp=\"2\"/><position name=\"a2\" joint=\"j2\" kp=\"2\"/></actuator>\n"
-         "<sensor><jointpos name=\"q1\" joint=\"j1\"/></sensor>\n"
-         "<custom>" + custom + "</custom></mujoco>\n";
+         "<actuator><plugin name=\"a1\" joint=\"j1\" instance=\"" + bound + "\"/><plugin name=\"a2\" joint=\"j2\" "
+         "instance=\"" + bound + "\"/></actuator>\n"
+         "<sensor>" + sensors + "</sensor>\n"
+         "<extension>" + plugins + "</extension></mujoco>\n";
 }
 
-std::string instance(const std::string& name, const std::string& data) {
-  return "<text name=\"" + name + "\" data=\"" + data + "\"/>";
+// One <plugin plugin="TYPE"><instance name="NAME"> with the "k=v k2=v2" keys as <config> elements.
+std::string instance(const std::string& type, const std::string& name, const std::string& data) {
+  std::string out = "<plugin plugin=\"" + type + "\"><instance name=\"" + name + "\">";
+  std::istringstream in(data);
+  for (std::string kv; in >> kv;) {
+    const size_t eq = kv.find('=');
+    out += "<config key=\"" + kv.substr(0, eq) + "\" value=\"" + kv.substr(eq + 1) + "\"/>";
+  }
+  return out + "</instance></plugin>";
 }
 
 void write_fixtures(const std::string& t) {
-  const std::string posture = "type=posture actuators=a1 target=0.5 tau=0.1";
-  write(t + "/p_notype.xml", plugin_model(instance("mjhand:c", "actuators=a1 target=0.5 tau=0.1")));
-  write(t + "/p_unktype.xml", plugin_model(instance("mjhand:c", "type=postur actuators=a1 target=0.5 tau=0.1")));
-  write(t + "/p_unkkey.xml", plugin_model(instance("mjhand:c", posture + " taux=1")));
-  write(t + "/p_dupkey.xml", plugin_model(instance("mjhand:c", posture + " tau=0.2")));
-  write(t + "/p_noeq.xml", plugin_model(instance("mjhand:c", "type=posture actuators=a1 target=0.5 tau")));
-  write(t + "/p_emptyval.xml", plugin_model(instance("mjhand:c", "type=posture actuators= target=0.5 tau=0.1")));
-  write(t + "/p_nan.xml", plugin_model(instance("mjhand:c", "type=posture actuators=a1 target=nan tau=0.1")));
-  write(t + "/p_range.xml", plugin_model(instance("mjhand:c", "type=posture actuators=a1 target=0.5 tau=-1")));
-  write(t + "/p_noobj.xml", plugin_model(instance("mjhand:c", "type=posture actuators=a9 target=0.5 tau=0.1")));
-  write(t + "/p_len.xml", plugin_model(instance("mjhand:c", "type=posture actuators=a1,a2 target=0.5,0.1,0.2 tau=0.1")));
-  write(t + "/p_missing.xml", plugin_model(instance("mjhand:c", "type=posture actuators=a1 tau=0.1")));
-  write(t + "/p_near.xml", plugin_model(instance("MJHAND:c", posture)));
-  write(t + "/p_empty.xml", plugin_model(instance("mjhand:", posture)));
-  write(t + "/p_two.xml", plugin_model(instance("mjhand:c", posture) + instance("mjhand:d", posture)));
-  write(t + "/p_nuserdata.xml", plugin_model(instance("mjhand:c", posture), 0));
-  write(t + "/p_nochains.xml", plugin_model(instance("mjhand:s", "type=fingertip_kinematics sensors=q1")));
+  const std::string posture = "actuators=all target=0.5 tau=0.1 kp=2";
+  write(t + "/p_noprefix.xml", plugin_model(instance("posture", "c", posture)));
+  write(t + "/p_unktype.xml", plugin_model(instance("mjhand.postur", "c", posture)));
+  write(t + "/p_unkkey.xml", plugin_model(instance("mjhand.posture", "c", posture + " taux=1")));
+  write(t + "/p_dupkey.xml", plugin_model(instance("mjhand.posture", "c", posture + " tau=0.2")));
+  write(t + "/p_emptyval.xml", plugin_model(instance("mjhand.posture", "c", "actuators= target=0.5 tau=0.1 kp=2")));
+  write(t + "/p_nan.xml", plugin_model(instance("mjhand.posture", "c", "actuators=all target=nan tau=0.1 kp=2")));
+  write(t + "/p_range.xml", plugin_model(instance("mjhand.posture", "c", "actuators=all target=0.5 tau=-1 kp=2")));
+  write(t + "/p_noobj.xml", plugin_model(instance("mjhand.posture", "c", "actuators=a9 target=0.5 tau=0.1 kp=2")));
+  write(t + "/p_len.xml", plugin_model(instance("mjhand.posture", "c", "actuators=all target=0.5,0.1,0.2 kp=2")));
+  write(t + "/p_missing.xml", plugin_model(instance("mjhand.posture", "c", "actuators=all tau=0.1 kp=2")));
+  write(t + "/p_two.xml", plugin_model(instance("mjhand.posture", "c", posture) +
+                                       instance("mjhand.posture", "d", "actuators=a1 target=0.5 kp=2")));
+  write(t + "/p_unnamed.xml", plugin_model(instance("mjhand.posture", "c", "actuators=a1 target=0.5 kp=2")));
+  write(t + "/p_nochains.xml", plugin_model(instance("mjhand.fingertip_kinematics", "s", "sensors=tip") +
+                                                instance("mjhand.posture", "c", posture),
+                                            "c", "<plugin name=\"tip\" instance=\"s\" objtype=\"body\" objname=\"l2\"/>"));
   write(t + "/unknown_element.xml", "<mujoco><worldbody><bodyy/></worldbody></mujoco>\n");
   write(t + "/key_inf.xml",
         "<mujoco><worldbody><body><joint name=\"j\" axis=\"0 1 0\"/>"

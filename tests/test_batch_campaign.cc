@@ -8,7 +8,7 @@
 #include <string>
 
 #include "campaign.h"
-#include "hand/yaml_fields.h"
+#include <mjhand/hand/yaml_fields.h>
 #include "plots.h"
 #include "test_util.h"
 

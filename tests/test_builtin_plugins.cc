@@ -1,26 +1,29 @@
-// Built-in plugin types: posture (controller, plain class and plugin) and fingertip_kinematics (sensor).
+// Built-in plugin types as native MuJoCo plugins: posture (plain class and native servo) and fingertip_kinematics
+// (sensor).
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <thread>
 #include <vector>
 
-#include "hand/hand_spec.h"
-#include "hand/mjcf_writer.h"
-#include "host/host.h"
-#include "kinematics/singularity.h"
-#include "posture/posture.h"
+#include <mjhand/hand/hand_spec.h>
+#include <mjhand/hand/mjcf_writer.h>
+#include <mjhand/kinematics/singularity.h>
+#include <mjhand/native/native_plugins.h>
+#include <mjhand/posture/posture.h>
 #include "test_util.h"
 
 using namespace mjhand;
+using mjhand_test::attach_error;
 using mjhand_test::load_xml_file;
 using mjhand_test::load_xml_string;
 using mjhand_test::make_data;
 using mjhand_test::source_path;
 
 namespace {
-// A one-finger hand with a free palm, so the sensor must follow the palm through mjData.
-std::string free_palm_hand(const std::string& extra_sensors, const std::string& plugin_data) {
+// A one-finger hand with a free palm, so the sensor must follow the palm through mjData. `config` ("k=v ...") is
+// the configuration of the native fingertip_kinematics instance "tips"; `sensors` go into <sensor>.
+std::string free_palm_hand(const std::string& sensors, const std::string& config) {
   const char* spec = R"(
 name: freehand
 convention: modified
@@ -37,16 +40,16 @@ fingers:
       - {a: 0.03, alpha_deg: 0, d: 0, theta_deg: 0, joint: revolute, range_deg: [-60, 60]}
 )";
   std::string xml = write_mjcf(parse_hand_spec(spec, "freehand.yaml"), "freehand.yaml");
-  const std::string extra = "<size nuserdata=\"8\"/><sensor>" + extra_sensors +
-                            "</sensor><custom><text name=\"mjhand:tips\" data=\"" + plugin_data + "\"/></custom>";
+  const std::string extra =
+      "<extension><plugin plugin=\"mjhand.fingertip_kinematics\"><instance name=\"tips\"></instance></plugin>"
+      "</extension><sensor>" + sensors + "</sensor>";
   xml.insert(xml.rfind("</mujoco>"), extra);
-  return xml;
+  return mjhand_test::with_instance(xml, "tips", config);
 }
 }  // namespace
 
 TEST_CASE("fingertip_kinematics reports MuJoCo's site position and mj_jacSite's manipulability, live", "[plugins]") {
   auto m = load_xml_file(source_path("models/egrasp_scene.xml"));
-  auto host = Host::attach(m.get());
   auto d = make_data(m.get());
   const int sensors[4] = {mj_name2id(m.get(), mjOBJ_SENSOR, "f1_fk"), mj_name2id(m.get(), mjOBJ_SENSOR, "f2_fk"),
                           mj_name2id(m.get(), mjOBJ_SENSOR, "f3_fk"), mj_name2id(m.get(), mjOBJ_SENSOR, "f4_fk")};
@@ -77,10 +80,9 @@ TEST_CASE("fingertip_kinematics reports MuJoCo's site position and mj_jacSite's 
 }
 
 TEST_CASE("fingertip_kinematics follows a moving (free) palm", "[plugins]") {
-  auto m = load_xml_string(free_palm_hand(
-      R"(<user name="tip_fk" objtype="site" objname="f_tip" datatype="real" needstage="pos" dim="3"/>)",
-      "type=fingertip_kinematics sensors=tip_fk"));
-  auto host = Host::attach(m.get());
+  auto m = load_xml_string(free_palm_hand(R"(<plugin name="tip_fk" instance="tips" objtype="site" objname="f_tip"/>)",
+                                          "sensors=tip_fk"));
+  REQUIRE(m->sensor_dim[0] == 3);
   auto d = make_data(m.get());
   d->qvel[0] = 0.3;  // the palm flies and tumbles; the finger swings
   d->qvel[4] = 2.0;
@@ -101,47 +103,51 @@ TEST_CASE("fingertip_kinematics follows a moving (free) palm", "[plugins]") {
 
 TEST_CASE("fingertip_kinematics rejects sensors it cannot serve", "[plugins]") {
   using Catch::Contains;
-  auto err = [](const std::string& sensors, const std::string& data) {
-    auto m = load_xml_string(free_palm_hand(sensors, data));
-    try {
-      Host::attach(m.get());
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
-  CHECK_THAT(err(R"(<user name="x" objtype="site" objname="f_tip" datatype="real" needstage="pos" dim="5"/>)",
-                 "type=fingertip_kinematics sensors=x"),
-             Contains("'tips'") && Contains("dim 3 or 4"));
-  CHECK_THAT(err(R"(<user name="x" objtype="site" objname="f_tip" datatype="real" needstage="vel" dim="3"/>)",
-                 "type=fingertip_kinematics sensors=x"),
-             Contains("needstage=\"pos\""));
-  CHECK_THAT(err(R"(<user name="x" objtype="body" objname="palm" datatype="real" needstage="pos" dim="3"/>)",
-                 "type=fingertip_kinematics sensors=x"),
-             Contains("objtype=\"site\""));
-  CHECK_THAT(err(R"(<framepos name="x" objtype="site" objname="f_tip"/>)", "type=fingertip_kinematics sensors=x"),
-             Contains("not a <user> sensor"));
+  // The width and stage a <user> sensor had to declare (dim 3 or 4, needstage="pos") are the plugin's own natively:
+  // 3 values, 4 with manipulability=true, computed at the position stage.
+  const std::string tip = R"(<plugin name="x" instance="tips" objtype="site" objname="f_tip"/>)";
+  for (const bool manipulability : {false, true}) {
+    auto m = load_xml_string(free_palm_hand(tip, manipulability ? "sensors=x manipulability=true" : "sensors=x"));
+    CHECK(m->sensor_dim[0] == (manipulability ? 4 : 3));
+    CHECK(m->sensor_needstage[0] == mjSTAGE_POS);
+  }
+  CHECK_THAT(attach_error(free_palm_hand(R"(<plugin name="x" instance="tips" objtype="body" objname="palm"/>)",
+                                         "sensors=x")),
+             Contains("'tips'") && Contains("objtype=\"site\""));
+  CHECK_THAT(attach_error(free_palm_hand(R"(<framepos name="x" objtype="site" objname="f_tip"/>)", "sensors=x")),
+             Contains("'tips'") && Contains("not bound to this instance"));
   // A model without embedded chains.
-  auto bare = load_xml_string(R"(<mujoco><size nuserdata="4"/><worldbody><body><joint/><geom size="0.1"/>
-    <site name="s"/></body></worldbody><sensor><user name="x" objtype="site" objname="s" datatype="real"
-    needstage="pos" dim="3"/></sensor><custom><text name="mjhand:t" data="type=fingertip_kinematics sensors=x"/>
-    </custom></mujoco>)");
-  REQUIRE_THROWS_WITH(Host::attach(bare.get()), Contains("no mjhand DH chains"));
+  CHECK_THAT(attach_error(R"(<mujoco><extension><plugin plugin="mjhand.fingertip_kinematics"><instance name="t">
+    <config key="sensors" value="x"/></instance></plugin></extension><worldbody><body><joint/><geom size="0.1"/>
+    <site name="s"/></body></worldbody><sensor><plugin name="x" instance="t" objtype="site" objname="s"/></sensor>
+    </mujoco>)"),
+             Contains("no mjhand DH chains"));
 }
 
 namespace {
-std::string posture_xml(const char* integrator) {
-  return std::string(R"(<mujoco><size nuserdata="8"/><option integrator=")") + integrator + R"("/><worldbody><body>
-    <joint name="j" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.01"/></body></worldbody>
-    <actuator><position name="a" joint="j" kp="1"/></actuator>
-    <custom><text name="mjhand:p" data="type=posture actuators=a target=0.5 tau=0.1 start=0.05"/></custom></mujoco>)";
+// One hinge driven toward 0.5 rad by posture: natively its own actuator "a" is the servo (kp = 1); `servo` false gives
+// the plugin-free copy, a <position kp="1"> actuator "a" whose ctrl a user's loop sets.
+std::string posture_xml(const char* integrator, bool servo = true) {
+  const std::string extension = R"(<extension><plugin plugin="mjhand.posture"><instance name="p">
+    <config key="actuators" value="a"/><config key="target" value="0.5"/><config key="tau" value="0.1"/>
+    <config key="start" value="0.05"/><config key="kp" value="1"/></instance></plugin></extension>)";
+  return std::string("<mujoco><option integrator=\"") + integrator + "\"/>" + (servo ? extension : "") +
+         R"(<worldbody><body><joint name="j" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.01"/>
+    </body></worldbody><actuator>)" +
+         (servo ? R"(<plugin name="a" joint="j" instance="p"/>)" : R"(<position name="a" joint="j" kp="1"/>)") +
+         "</actuator></mujoco>";
 }
 
 double posture_setpoint(double t) { return t <= 0.05 ? 0.0 : 0.5 * (1 - std::exp(-(t - 0.05) / 0.1)); }
+
+// The native instance's setpoint (its state: time of the last update, then the setpoint).
+const mjtNum* posture_state(const mjModel* m, mjData* d) {
+  return native_state(m, d, mj_name2id(m, mjOBJ_PLUGIN, "p"));
+}
 }  // namespace
 
-TEST_CASE("posture: plain class and plugin give the same ctrl, the response is first order", "[plugins]") {
-  auto m = load_xml_string(posture_xml("Euler"));
+TEST_CASE("posture: plain class and native servo give the same setpoint, the response is first order", "[plugins]") {
+  auto plain_model = load_xml_string(posture_xml("Euler", false));
   PostureController::Options o;
   o.actuators = {0};
   o.target = {0.5};
@@ -149,39 +155,41 @@ TEST_CASE("posture: plain class and plugin give the same ctrl, the response is f
   o.start = 0.05;
   PostureController plain(o);
   std::vector<mjtNum> state(plain.nstate());
-  auto d_plain = make_data(m.get());
-  plain.reset(m.get(), d_plain.get(), state.data());
+  auto d_plain = make_data(plain_model.get());
+  plain.reset(plain_model.get(), d_plain.get(), state.data());
   std::vector<double> ctrl_plain;
   for (int i = 0; i < 200; ++i) {
-    plain.compute(m.get(), d_plain.get(), state.data());  // the user's own loop: compute, then step
-    mj_step(m.get(), d_plain.get());
+    plain.compute(plain_model.get(), d_plain.get(), state.data());  // the user's own loop: compute, then step
+    mj_step(plain_model.get(), d_plain.get());
     ctrl_plain.push_back(d_plain->ctrl[0]);
   }
-  auto host = Host::attach(m.get());
+  auto m = load_xml_string(posture_xml("Euler"));
   auto d = make_data(m.get());
   for (int i = 0; i < 200; ++i) {
     mj_step(m.get(), d.get());
-    REQUIRE(d->ctrl[0] == Approx(ctrl_plain[i]).margin(1e-12));
-    // ctrl was set at the start of the step
-    REQUIRE(d->ctrl[0] == Approx(posture_setpoint(d->time - m->opt.timestep)).margin(1e-12));
+    const double setpoint = posture_state(m.get(), d.get())[1];
+    REQUIRE(setpoint == Approx(ctrl_plain[i]).margin(1e-12));
+    // the setpoint of the step's start time, where the actuation stage ran
+    REQUIRE(setpoint == Approx(posture_setpoint(d->time - m->opt.timestep)).margin(1e-12));
+    // and the servo's force during the step: kp (setpoint - q), kv = 0; ctrl is not written
+    REQUIRE(d->actuator_force[0] == Approx(setpoint - d->actuator_length[0]).margin(1e-12));
+    REQUIRE(d->ctrl[0] == 0.0);
   }
 }
 
 TEST_CASE("posture under RK4: each stage sees the setpoint of its own time, none is integrated twice", "[plugins]") {
   auto m = load_xml_string(posture_xml("RK4"));
-  auto host = Host::attach(m.get());
   auto d = make_data(m.get());
   for (int i = 0; i < 200; ++i) {
     mj_step(m.get(), d.get());
-    // RK4 calls mjcb_control at t, t+h/2 (twice) and t+h; the last call leaves the setpoint of t+h.
-    REQUIRE(d->ctrl[0] == Approx(posture_setpoint(d->time)).margin(1e-12));
-    REQUIRE(host->state(d.get(), host->instances()[0])[0] == Approx(d->time).margin(1e-15));
+    // RK4 runs the actuation stage at t, t+h/2 (twice) and t+h; the last leaves the setpoint of t+h.
+    REQUIRE(posture_state(m.get(), d.get())[1] == Approx(posture_setpoint(d->time)).margin(1e-12));
+    REQUIRE(posture_state(m.get(), d.get())[0] == Approx(d->time).margin(1e-15));
   }
 }
 
 TEST_CASE("fingertip_kinematics in two threads on two mjData equals one thread", "[plugins]") {
   auto m = load_xml_file(source_path("models/egrasp_scene.xml"));
-  auto host = Host::attach(m.get());
   auto run = [&](std::vector<double>& out) {
     auto d = make_data(m.get());
     for (int i = 0; i < 400; ++i) {

@@ -5,11 +5,10 @@
 #include <cmath>
 #include <string>
 
-#include "host/host.h"
-#include "native/native_plugins.h"
-#include "scene/scene_spec.h"
-#include "scene/scene_writer.h"
-#include "sensors/contact_detection.h"
+#include <mjhand/native/native_plugins.h>
+#include <mjhand/scene/scene_spec.h>
+#include <mjhand/scene/scene_writer.h>
+#include <mjhand/sensors/contact_detection.h>
 #include "test_util.h"
 
 using Catch::Matchers::Contains;
@@ -31,12 +30,10 @@ grasp: {threshold: 0.01, samples: )" + std::to_string(samples) + "}\n";
 
 struct Rig {
   mjhand::BuiltScene scene;
-  std::unique_ptr<mjhand::Host> host;
   mjhand::DataPtr d;
   int signal_adr = 0, where_adr = 0, channels = 0, block = 0;
   explicit Rig(int samples) : scene(scripted_scene(samples)) {
     const mjModel* m = scene.model.get();
-    host = mjhand::Host::attach(m);
     d = mjhand_test::make_data(m);
     mjhand::set_native_enabled(m, d.get(), mj_name2id(m, mjOBJ_PLUGIN, mjhand::kSceneCloser), false);
     const int s = mj_name2id(m, mjOBJ_SENSOR, mjhand::kSceneDetector);

@@ -6,14 +6,13 @@
 #include <cstdio>
 #include <string>
 
-#include "coupling/berul.h"
-#include "coupling/coupling_law.h"
-#include "coupling/coupling_plugin.h"
-#include "coupling/joint_signal.h"
-#include "hand/build_model.h"
-#include "hand/hand_spec.h"
-#include "hand/model_chains.h"
-#include "host/host.h"
+#include <mjhand/coupling/berul.h>
+#include <mjhand/coupling/coupling_law.h>
+#include <mjhand/coupling/coupling_plugin.h>
+#include <mjhand/coupling/joint_signal_plugin.h>
+#include <mjhand/hand/build_model.h>
+#include <mjhand/hand/hand_spec.h>
+#include <mjhand/hand/model_chains.h>
 #include "test_util.h"
 
 using namespace mjhand;
@@ -54,7 +53,6 @@ CouplingErrors run_thumb(const std::string& model_file) {
   REQUIRE(at != std::string::npos);
   xml.replace(at, std::string("</worldbody>").size(), geom);
   ModelPtr m = mjhand_test::load_xml_string(xml);
-  auto host = Host::attach(m.get());
   DataPtr d = make_data(m.get());
   const auto chains = read_model_chains(m.get());
   const ModelChain& th = chains.at(0);
@@ -195,18 +193,23 @@ TEST_CASE("A coupling that leaves a joint range is rejected naming instance and 
   CHECK(check_coupling_range(quad, -0.1, 0.1, -1, 1).violated == false);
   CHECK(check_coupling_range(coupling_law({0.0, 1.0}), -INFINITY, INFINITY, -1, 1).violated);
 
-  const std::string base =
-      "<mujoco><compiler angle=\"radian\"/><worldbody><body><joint name=\"x\" axis=\"0 0 1\" limited=\"true\" range=\"-0.5 0.5\"/>"
-      "<geom type=\"capsule\" size=\"0.01\" fromto=\"0 0 0 0.1 0 0\"/><body pos=\"0.1 0 0\"><joint name=\"y\" axis=\"0 0 1\" "
-      "limited=\"true\" range=\"-0.6 0.6\"/><geom type=\"capsule\" size=\"0.01\" fromto=\"0 0 0 0.1 0 0\"/></body></body>"
-      "</worldbody><custom><text name=\"mjhand:link\" data=\"type=coupling joint=y driver=x stiffness=5 ";
-  CHECK(mjhand_test::attach_error(base + "coef=0,1\"/></custom></mujoco>").empty());
-  const std::string err = mjhand_test::attach_error(base + "coef=0.1,1.2\"/></custom></mujoco>");
+  // Native instance "link" coupling y to x with stiffness 5, plus the given <config> entries.
+  const auto coupled = [](const std::string& configs) {
+    return "<mujoco><compiler angle=\"radian\"/><extension><plugin plugin=\"mjhand.coupling\"><instance name=\"link\">"
+           "<config key=\"joint\" value=\"y\"/><config key=\"driver\" value=\"x\"/><config key=\"stiffness\" value=\"5\"/>" +
+           configs +
+           "</instance></plugin></extension><worldbody><body><joint name=\"x\" axis=\"0 0 1\" limited=\"true\" "
+           "range=\"-0.5 0.5\"/><geom type=\"capsule\" size=\"0.01\" fromto=\"0 0 0 0.1 0 0\"/><body pos=\"0.1 0 0\">"
+           "<joint name=\"y\" axis=\"0 0 1\" limited=\"true\" range=\"-0.6 0.6\"/><geom type=\"capsule\" size=\"0.01\" "
+           "fromto=\"0 0 0 0.1 0 0\"/></body></body></worldbody></mujoco>";
+  };
+  const auto coef = [](const std::string& v) { return "<config key=\"coef\" value=\"" + v + "\"/>"; };
+  CHECK(mjhand_test::attach_error(coupled(coef("0,1"))).empty());
+  const std::string err = mjhand_test::attach_error(coupled(coef("0.1,1.2")));
   CHECK_THAT(err, Catch::Contains("'link'") && Catch::Contains("'y'") && Catch::Contains("0.7") &&
                       Catch::Contains("coef"));
-  CHECK_THAT(mjhand_test::attach_error(base + "coef=0,1,0,0,0,1\"/></custom></mujoco>"),
-             Catch::Contains("1 to 5 coefficients"));
-  CHECK_THAT(mjhand_test::attach_error(base + "coef=0,1 angles=dh\"/></custom></mujoco>"),
+  CHECK_THAT(mjhand_test::attach_error(coupled(coef("0,1,0,0,0,1"))), Catch::Contains("1 to 5 coefficients"));
+  CHECK_THAT(mjhand_test::attach_error(coupled(coef("0,1") + "<config key=\"angles\" value=\"dh\"/>")),
              Catch::Contains("no DH chain"));
 
   // The hand description's couplings are checked when parsed, at the YAML line.
@@ -250,27 +253,28 @@ TEST_CASE("joint_signal writes the actuator sensor value M and inverts the BERUL
   CHECK(s.angle(-0.6) == Approx(0.13354).epsilon(1e-12));
   std::string xml = mjhand_test::read_all(source_path("models/berul_thumb.xml"));
   const std::string sensor =
-      "<sensor><user name=\"thumb_M\" objtype=\"joint\" objname=\"thumb_j2\" needstage=\"pos\" datatype=\"real\" dim=\"1\"/>"
-      "</sensor>\n  <custom>\n    <text name=\"mjhand:m\" data=\"type=joint_signal joint=thumb_j4 sensor=thumb_M "
-      "gain=-0.2924 offset=-0.0419 angles=dh\"/>";
+      "<extension><plugin plugin=\"mjhand.joint_signal\"><instance name=\"m\"><config key=\"joint\" value=\"thumb_j4\"/>"
+      "<config key=\"sensor\" value=\"thumb_M\"/><config key=\"gain\" value=\"-0.2924\"/>"
+      "<config key=\"offset\" value=\"-0.0419\"/><config key=\"angles\" value=\"dh\"/></instance></plugin></extension>"
+      "<sensor><plugin name=\"thumb_M\" instance=\"m\"/></sensor>\n  <custom>";
   xml.replace(xml.find("<custom>"), 8, sensor);
   ModelPtr m = mjhand_test::load_xml_string(xml);
-  auto host = Host::attach(m.get());
   DataPtr d = make_data(m.get());
   const int j4 = mj_name2id(m.get(), mjOBJ_JOINT, "thumb_j4");
+  REQUIRE(m->sensor_dim[0] == 1);
   d->qpos[m->jnt_qposadr[j4]] = 0.1;
   mj_forward(m.get(), d.get());
   const double theta = 0.1 + dh_angle_offset(m.get(), j4);
   CHECK(d->sensordata[0] == Approx((theta + 0.0419) / -0.2924).epsilon(1e-14));
   std::string zero = xml;
-  zero.replace(zero.find("gain=-0.2924"), 12, "gain=0");
+  const std::string gain = "<config key=\"gain\" value=\"-0.2924\"/>";
+  zero.replace(zero.find(gain), gain.size(), "<config key=\"gain\" value=\"0\"/>");
   CHECK_THAT(mjhand_test::attach_error(zero), Catch::Contains("'m'") && Catch::Contains("gain") &&
                                                   Catch::Contains("nonzero"));
 }
 
 TEST_CASE("BERUL scene closes to M = -0.6 and its joint_signal sensors report M from theta_1", "[coupling]") {
   ModelPtr m = mjhand_test::load_xml_file(source_path("models/berul_scene.xml"));
-  auto host = Host::attach(m.get());
   DataPtr d = make_data(m.get());
   while (d->time < 2.0) mj_step(m.get(), d.get());
   mj_forward(m.get(), d.get());

@@ -7,11 +7,11 @@
 #include <random>
 #include <set>
 
-#include "hand/hand_chains.h"
-#include "hand/hand_spec.h"
-#include "hand/mjcf_writer.h"
-#include "hand/model_chains.h"
-#include "kinematics/forward_kinematics.h"
+#include <mjhand/hand/hand_chains.h>
+#include <mjhand/hand/hand_spec.h>
+#include <mjhand/hand/mjcf_writer.h>
+#include <mjhand/hand/model_chains.h>
+#include <mjhand/kinematics/forward_kinematics.h>
 #include "test_util.h"
 
 using namespace mjhand;

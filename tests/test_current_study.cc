@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "direct_drive/current_study.h"
+#include "studies/current_study.h"
 #include "test_util.h"
-#include "trajectory/trajectory.h"
+#include <mjhand/trajectory/trajectory.h>
 
 using mjhand_test::read_all;
 using mjhand_test::run_cli;

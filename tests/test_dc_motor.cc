@@ -6,9 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "dc_motor/dc_motor.h"
-#include "host/host.h"
-#include "pid/pid.h"
+#include <mjhand/dc_motor/dc_motor.h>
+#include <mjhand/pid/pid.h>
 #include "test_util.h"
 
 using mjhand_test::attach_error;
@@ -44,21 +43,24 @@ std::string num(double x) {
   return buf;
 }
 
-// One joint, one dc_motor user actuator, optionally a pid instance; `motor_extra`/`pid` are appended to the data.
+// One joint, one actuator served by a native dc_motor instance, optionally driven by a pid instance "servo" (its
+// output is the motor voltage, the actuator's ctrl); `motor_extra`/`pid` are appended to their configurations.
 std::string joint_xml(const std::string& pid, const std::string& integrator = "Euler", double armature = -1,
                       const std::string& motor_extra = "", const std::string& actuator_attrs = "") {
   const DcMotorParams p = motor();
   const double arm = armature >= 0 ? armature : p.armature();
-  std::string xml = R"(<mujoco><compiler angle="radian"/>
-  <option timestep="0.0001" gravity="0 0 0" integrator=")" + integrator + R"("/><size nuserdata="32"/>
+  const std::string servo = R"(<plugin plugin="mjhand.pid"><instance name="servo"></instance></plugin>)";
+  const std::string dc_motor = R"(<plugin plugin="mjhand.dc_motor"><instance name="motor"></instance></plugin>)";
+  std::string xml = "<mujoco><extension>" + dc_motor + (pid.empty() ? std::string() : servo) +
+                    R"(</extension><compiler angle="radian"/>
+  <option timestep="0.0001" gravity="0 0 0" integrator=")" + integrator + R"("/>
   <worldbody><body name="link"><joint name="j" type="hinge" axis="0 0 1" armature=")" + num(arm) + R"("/>
     <inertial pos="0 0 0" mass="0.02" diaginertia=")" + num(kJL) + " " + num(kJL) + " " + num(kJL) + R"("/>
   </body></worldbody>
-  <actuator><general name="motor" joint="j" gaintype="user" biastype="user" )" + actuator_attrs + R"(/></actuator>
-  <custom><text name="mjhand:motor" data="type=dc_motor actuators=motor R=2 ki=0.02 kb=0.02 Jm=1e-6 Ja=0.2e-6
-    Bm=1e-6 n=0.02 )" + motor_extra + R"("/>)";
-  if (!pid.empty()) xml += R"(<text name="mjhand:servo" data="type=pid joints=j actuators=motor )" + pid + R"("/>)";
-  xml += "</custom></mujoco>";
+  <actuator><plugin name="motor" joint="j" instance="motor" )" + actuator_attrs + R"(/></actuator></mujoco>)";
+  xml = mjhand_test::with_instance(
+      xml, "motor", "actuators=motor R=2 ki=0.02 kb=0.02 Jm=1e-6 Ja=0.2e-6 Bm=1e-6 n=0.02 " + motor_extra);
+  if (!pid.empty()) xml = mjhand_test::with_instance(xml, "servo", "joints=j actuators=motor " + pid);
   return xml;
 }
 
@@ -101,7 +103,6 @@ std::vector<double> eq29_step(const Loop& l, double T, int samples) {
 void simulate_step(double period, double Kp, double r, double duration, const std::string& integrator,
                    std::vector<double>* t, std::vector<double>* q) {
   auto m = load_xml_string(joint_xml("setpoint=" + num(r) + " kp=" + num(Kp) + " period=" + num(period), integrator));
-  auto host = Host::attach(m.get());
   auto d = make_data(m.get());
   t->assign(1, 0.0);
   q->assign(1, 0.0);
@@ -117,7 +118,6 @@ void simulate_step(double period, double Kp, double r, double duration, const st
 TEST_CASE("dc_motor: MuJoCo's actuator_force and qfrc_actuator are the motor equation, inertia maps to armature",
           "[controllers]") {
   auto m = load_xml_string(joint_xml(""));
-  auto host = Host::attach(m.get());
   auto d = make_data(m.get());
   const DcMotorParams p = motor();
   REQUIRE(p.armature() == Approx(0.003).epsilon(1e-12));
@@ -140,22 +140,30 @@ TEST_CASE("dc_motor: MuJoCo's actuator_force and qfrc_actuator are the motor equ
   REQUIRE(p.torque(12, 12 / p.kb * p.n) == Approx(-p.Bm / (p.n * p.n) * 12 / p.kb * p.n).epsilon(1e-9));
 }
 
-TEST_CASE("dc_motor: bad configurations are rejected at attach", "[controllers]") {
+TEST_CASE("dc_motor: bad configurations are rejected at load", "[controllers]") {
   std::string e = attach_error(joint_xml("", "Euler", 0.001));
   REQUIRE_THAT(e, Catch::Contains("armature") && Catch::Contains("0.003"));
   REQUIRE(attach_error(joint_xml("", "Euler", 0.001, "check_armature=false")).empty());
-  e = attach_error(R"(<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
+  // An actuator the motor cannot serve: one of MuJoCo's own (a <motor>), not an actuator bound to the instance.
+  e = attach_error(R"(<mujoco><extension><plugin plugin="mjhand.dc_motor"><instance name="m">
+      <config key="actuators" value="motor"/><config key="R" value="2"/><config key="ki" value="0.02"/>
+      <config key="kb" value="0.02"/><config key="Jm" value="1e-6"/><config key="n" value="0.02"/>
+    </instance></plugin></extension>
+    <worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
     <actuator><motor name="motor" joint="j"/></actuator>
-    <custom><text name="mjhand:m" data="type=dc_motor actuators=motor R=2 ki=0.02 kb=0.02 Jm=1e-6 n=0.02"/></custom>
     </mujoco>)");
-  REQUIRE_THAT(e, Catch::Contains("user"));
+  REQUIRE_THAT(e, Catch::Contains("'actuators'") && Catch::Contains("not bound to this instance"));
   e = attach_error(joint_xml("", "Euler", -1, "", "gear=\"2\""));
   REQUIRE_THAT(e, Catch::Contains("gear"));
+  e = attach_error(joint_xml("", "Euler", -1, "", "actdim=\"1\""));
+  REQUIRE_THAT(e, Catch::Contains("no activation dynamics"));
   auto no_r = joint_xml("");
-  no_r.replace(no_r.find("R=2 "), 4, "");
+  const std::string r_line = R"(<config key="R" value="2"/>)";
+  no_r.replace(no_r.find(r_line), r_line.size(), "");
   REQUIRE_THAT(attach_error(no_r), Catch::Contains("'R'"));
   auto neg = joint_xml("");
-  neg.replace(neg.find("kb=0.02"), 7, "kb=-0.02");
+  const std::string kb_line = R"(<config key="kb" value="0.02"/>)";
+  neg.replace(neg.find(kb_line), kb_line.size(), R"(<config key="kb" value="-0.02"/>)");
   REQUIRE_THAT(attach_error(neg), Catch::Contains("'kb'"));
 }
 

@@ -7,8 +7,8 @@
 #include <random>
 #include <vector>
 
-#include "kinematics/dh_chain.h"
-#include "kinematics/forward_kinematics.h"
+#include <mjhand/kinematics/dh_chain.h>
+#include <mjhand/kinematics/forward_kinematics.h>
 #include "test_util.h"
 
 using namespace mjhand;

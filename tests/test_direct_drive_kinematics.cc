@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "direct_drive/finger.h"
-#include "direct_drive/kinematics.h"
+#include <mjhand/direct_drive/finger.h>
+#include <mjhand/direct_drive/kinematics.h>
 #include "test_util.h"
 
 using namespace mjhand;

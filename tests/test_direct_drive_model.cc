@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "direct_drive/finger.h"
-#include "direct_drive/part_model.h"
-#include "hand/model_chains.h"
+#include <mjhand/direct_drive/finger.h>
+#include <mjhand/direct_drive/part_model.h>
+#include <mjhand/hand/model_chains.h>
 #include "test_util.h"
 
 using namespace mjhand;

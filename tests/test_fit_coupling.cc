@@ -5,8 +5,8 @@
 #include <cmath>
 #include <string>
 
-#include "coupling/coupling_law.h"
-#include "coupling/fit.h"
+#include <mjhand/coupling/coupling_law.h>
+#include <mjhand/coupling/fit.h>
 #include "test_util.h"
 
 using namespace mjhand;

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <random>
 
-#include "kinematics/forward_kinematics.h"
+#include <mjhand/kinematics/forward_kinematics.h>
 
 using namespace mjhand;
 

@@ -6,13 +6,13 @@
 #include <random>
 #include <vector>
 
-#include "grasp/contact_frames.h"
-#include "grasp/force_optimization.h"
-#include "grasp/grasp_matrix.h"
-#include "grasp/grasp_quality.h"
-#include "grasp/grasp_statics.h"
-#include "grasp/mobility.h"
-#include "grasp/wrench_space.h"
+#include <mjhand/grasp/contact_frames.h>
+#include <mjhand/grasp/force_optimization.h>
+#include <mjhand/grasp/grasp_matrix.h>
+#include <mjhand/grasp/grasp_quality.h>
+#include <mjhand/grasp/grasp_statics.h>
+#include <mjhand/grasp/mobility.h>
+#include <mjhand/grasp/wrench_space.h>
 
 using namespace mjhand;
 

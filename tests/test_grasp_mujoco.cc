@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "grasp/contact_frames.h"
-#include "grasp/force_optimization.h"
-#include "grasp/grasp_quality.h"
-#include "grasp/grasp_state.h"
-#include "grasp/wrench_space.h"
+#include <mjhand/grasp/contact_frames.h>
+#include <mjhand/grasp/force_optimization.h>
+#include <mjhand/grasp/grasp_quality.h>
+#include <mjhand/grasp/grasp_state.h>
+#include <mjhand/grasp/wrench_space.h>
 #include "test_util.h"
 
 using namespace mjhand;

@@ -13,11 +13,11 @@
 #include <thread>
 #include <vector>
 
-#include "grasp/grasp_quality.h"
-#include "grasp/grasp_state.h"
-#include "grasp/wrench_space.h"
-#include "host/host.h"
-#include "sensors/grasp_analysis.h"
+#include <mjhand/grasp/grasp_quality.h>
+#include <mjhand/grasp/grasp_state.h>
+#include <mjhand/grasp/wrench_space.h>
+#include <mjhand/native/native_plugins.h>
+#include <mjhand/sensors/grasp_analysis.h>
 #include "test_util.h"
 
 using namespace mjhand;
@@ -57,10 +57,11 @@ Eigen::Vector3d direction(double az_deg, double el_deg) {
 
 // A static palm with one finger per azimuth: a body on a slide joint along the line to the ball centre carrying a
 // spherical tip that touches the ball (penetration `depth`), held by a position actuator at q = 0. No gravity, so
-// the grasp stays put without any controller plugin. `grasp` is the data of a grasp_analysis instance ("" = none);
-// its sensor "g" has dimension `dim`.
+// the grasp stays put without any controller plugin. `grasp` is the configuration ("k=v ...") of a native
+// grasp_analysis instance "g" ("" = none) whose own sensor "g" is as wide as the configuration writes; "g_pos" is an
+// ordinary sensor on the ball, not the instance's.
 std::string pinch_xml(const std::vector<double>& azimuths, double elevation, int condim, const std::string& grasp,
-                      int dim = 6, bool free_object = true) {
+                      bool free_object = true) {
   // Fingers on the equator (elevation 0) push with zero net force, so the ball stays where it is.
   std::ostringstream x;
   x.precision(17);
@@ -79,15 +80,15 @@ std::string pinch_xml(const std::vector<double>& azimuths, double elevation, int
   for (size_t i = 0; i < azimuths.size(); ++i) x << "<position joint=\"s" << i << "\" kp=\"300\"/>";
   x << "</actuator>";
   if (!grasp.empty()) {
-    x << "<size nuserdata=\"8\"/><sensor><user name=\"g\" objtype=\"body\" objname=\"ball\" datatype=\"real\" "
-         "needstage=\"acc\" dim=\""
-      << dim << "\"/><user name=\"g_pos\" objtype=\"body\" objname=\"ball\" datatype=\"real\" needstage=\"pos\" "
-                "dim=\"6\"/></sensor><custom><text name=\"mjhand:g\" data=\""
-      << grasp << "\"/></custom>";
+    x << "<extension><plugin plugin=\"mjhand.grasp_analysis\"><instance name=\"g\"></instance></plugin></extension>"
+         "<sensor><plugin name=\"g\" instance=\"g\"/><framepos name=\"g_pos\" objtype=\"body\" objname=\"ball\"/>"
+         "</sensor>";
   }
   x << "</mujoco>";
-  return x.str();
+  return grasp.empty() ? x.str() : mjhand_test::with_instance(x.str(), "g", grasp);
 }
+
+int plugin_id(const mjModel* m, const char* instance) { return mj_name2id(m, mjOBJ_PLUGIN, instance); }
 
 // The library's numbers for the sensor's outputs on d, in the sensor's default order (7 values).
 std::vector<double> library_metrics(const mjModel* m, const mjData* d, const HandModel& hand, int cone_edges,
@@ -142,10 +143,14 @@ TEST_CASE("grasp_analysis: the sensor equals the grasp library on the same mjDat
   std::ofstream(dir + "/scene.xml") << scene;
   std::ofstream(dir + "/egrasp_hand_servo.xml") << mjhand_test::read_all(source_path("models/egrasp_hand_servo.xml"));
   auto m = mjhand_test::load_xml_file(dir + "/scene.xml");
-  auto host = Host::attach(m.get());
-  const HandModel* hand = grasp_analysis_hand(*host->find_any("grasp")->plugin);
+  auto d = make_data(m.get());
+  const Plugin* grasp = native_plugin(m.get(), d.get(), plugin_id(m.get(), "grasp"));
+  const Plugin* close = native_plugin(m.get(), d.get(), plugin_id(m.get(), "close"));
+  REQUIRE(grasp != nullptr);
+  REQUIRE(close != nullptr);
+  const HandModel* hand = grasp_analysis_hand(*grasp);
   REQUIRE(hand != nullptr);
-  REQUIRE(grasp_analysis_hand(*host->find_any("close")->plugin) == nullptr);
+  REQUIRE(grasp_analysis_hand(*close) == nullptr);
   // The default hand: one finger per palm child, the ball and the static palm excluded.
   CHECK(hand->num_fingers() == 4);
   CHECK(hand->finger_names[0] == "f1_link1");
@@ -153,7 +158,6 @@ TEST_CASE("grasp_analysis: the sensor equals the grasp library on the same mjDat
   CHECK(hand->object_dof >= 0);
   CHECK_FALSE(hand->in_hand(mj_name2id(m.get(), mjOBJ_BODY, "palm")));
 
-  auto d = make_data(m.get());
   int compared = 0, closed = 0, max_contacts = 0;
   double worst_sigma_svd = 0;
   for (int step = 1; step <= 500; ++step) {
@@ -195,7 +199,6 @@ TEST_CASE("grasp_analysis: the sensor equals the grasp library on the same mjDat
 TEST_CASE("grasp_analysis: no contact gives count 0 and finite zeros", "[grasp_sensor]") {
   // The ball rests on the table before the hand closes: contacts exist, none from a finger.
   auto m = mjhand_test::load_xml_file(source_path("models/grasp_sensor_scene.xml"));
-  auto host = Host::attach(m.get());
   auto d = make_data(m.get());
   // The ball starts exactly touching (distance 0), which MuJoCo 4 does not count as a contact: let it settle for
   // 10 steps (20 ms; the hand starts closing at 0.1 s).
@@ -207,10 +210,9 @@ TEST_CASE("grasp_analysis: no contact gives count 0 and finite zeros", "[grasp_s
   for (double x : v) CHECK(x == 0.0);
   // Nothing touches at all.
   auto m2 = load_xml_string(pinch_xml({0, 120, 240}, 0, 3,
-                                      "type=grasp_analysis object=ball sensor=g epsilon=l1 outputs=epsilon,"
-                                      "contacts,cone_margin,normal_force,isotropy,sigma_min,force_closure",
-                                      7));
-  auto host2 = Host::attach(m2.get());
+                                      "object=ball sensor=g epsilon=l1 outputs=epsilon,"
+                                      "contacts,cone_margin,normal_force,isotropy,sigma_min,force_closure"));
+  REQUIRE(m2->sensor_dim[mj_name2id(m2.get(), mjOBJ_SENSOR, "g")] == 7);
   auto d2 = make_data(m2.get());
   for (int i = 0; i < 3; ++i) d2->qpos[i] = -0.02;  // pull every finger 2 cm back
   mj_forward(m2.get(), d2.get());
@@ -284,14 +286,14 @@ TEST_CASE("grasp_analysis: epsilon only when configured, and no allocation per s
     int evaluations;  // of the 200 measured steps, how many evaluate epsilon
   };
   const Case cases[] = {
-      {"type=grasp_analysis object=ball sensor=g", 6, 0},
-      {"type=grasp_analysis object=ball sensor=g epsilon=l1", 7, 200},
-      {"type=grasp_analysis object=ball sensor=g epsilon=l1 epsilon_every=50", 7, 4},
+      {"object=ball sensor=g", 6, 0},
+      {"object=ball sensor=g epsilon=l1", 7, 200},
+      {"object=ball sensor=g epsilon=l1 epsilon_every=50", 7, 4},
   };
   for (const Case& c : cases) {
     INFO(c.config);
-    auto m = load_xml_string(pinch_xml({0, 120, 240}, 0, 3, c.config, c.dim));
-    auto host = Host::attach(m.get());
+    auto m = load_xml_string(pinch_xml({0, 120, 240}, 0, 3, c.config));
+    REQUIRE(m->sensor_dim[mj_name2id(m.get(), mjOBJ_SENSOR, "g")] == c.dim);  // sized by the configuration
     auto d = make_data(m.get());
     for (int i = 0; i < 20; ++i) mj_step(m.get(), d.get());  // first calls: state initialisation, warm start
     int allocating_steps = 0, contact_steps = 0, epsilon_changes = 0, sigma_changes = 0;
@@ -339,8 +341,7 @@ TEST_CASE("grasp_analysis: epsilon only when configured, and no allocation per s
 }
 
 TEST_CASE("grasp_analysis: two threads on two mjData give the values of one thread", "[grasp_sensor]") {
-  auto m = load_xml_string(pinch_xml({0, 120, 240}, 0, 4, "type=grasp_analysis object=ball sensor=g", 6));
-  auto host = Host::attach(m.get());
+  auto m = load_xml_string(pinch_xml({0, 120, 240}, 0, 4, "object=ball sensor=g"));
   auto run = [&](std::vector<double>* out) {
     auto d = make_data(m.get());
     d->ctrl[0] = 0.001;  // push one finger in: the grasp changes over time
@@ -360,59 +361,60 @@ TEST_CASE("grasp_analysis: two threads on two mjData give the values of one thre
 }
 
 TEST_CASE("grasp_analysis: a welded object still has contacts and G", "[grasp_sensor]") {
-  auto m = load_xml_string(
-      pinch_xml({0, 120, 240}, 0, 3, "type=grasp_analysis object=ball sensor=g fingers=f0,f1,f2", 6, false));
-  auto host = Host::attach(m.get());
+  auto m = load_xml_string(pinch_xml({0, 120, 240}, 0, 3, "object=ball sensor=g fingers=f0,f1,f2", false));
   auto d = make_data(m.get());
   mj_forward(m.get(), d.get());
   const std::vector<double> v = sensor_values(m.get(), d.get(), "g");
   CHECK(v[0] == 3);
   CHECK(v[1] > 0);
   CHECK(v[4] > 0);
-  CHECK(grasp_analysis_hand(*host->find("g")->plugin)->object_dof == -1);
+  CHECK(grasp_analysis_hand(*native_plugin(m.get(), d.get(), plugin_id(m.get(), "g")))->object_dof == -1);
 }
 
 TEST_CASE("grasp_analysis: bad configurations are refused naming the instance and the key", "[grasp_sensor]") {
   const std::vector<double> az{0, 120, 240};
   struct Bad {
     std::string config;
-    int dim;
     std::vector<std::string> expect;
   };
+  // The sensor's width and stage are the plugin's own natively (sized from the configuration, computed at the acc
+  // stage), so a sensor can no longer be declared too narrow or too early; naming a sensor that is not the
+  // instance's own is what remains to refuse.
   const std::vector<Bad> bad = {
-      {"type=grasp_analysis object=nope sensor=g", 6, {"key 'object'", "no body named 'nope'"}},
-      {"type=grasp_analysis sensor=g", 6, {"missing required key 'object'"}},
-      {"type=grasp_analysis object=ball", 6, {"missing required key 'sensor'"}},
-      {"type=grasp_analysis object=ball sensor=g", 5, {"key 'sensor'", "has dim 5 but writes 6 values"}},
-      {"type=grasp_analysis object=ball sensor=g epsilon=l1", 6, {"key 'sensor'", "has dim 6 but writes 7"}},
-      {"type=grasp_analysis object=ball sensor=g_pos", 6, {"key 'sensor'", "needstage=\"acc\""}},
-      {"type=grasp_analysis object=ball sensor=g epsilon=l2", 6, {"key 'epsilon'", "'l2'"}},
-      {"type=grasp_analysis object=ball sensor=g epsilon_every=5", 6, {"key 'epsilon_every'", "epsilon=off"}},
-      {"type=grasp_analysis object=ball sensor=g outputs=contacts,grip", 2, {"key 'outputs'", "unknown output 'grip'"}},
-      {"type=grasp_analysis object=ball sensor=g outputs=contacts,contacts", 2, {"key 'outputs'", "listed twice"}},
-      {"type=grasp_analysis object=ball sensor=g outputs=contacts,epsilon", 2, {"key 'outputs'", "epsilon=off"}},
-      {"type=grasp_analysis object=ball sensor=g epsilon=l1 outputs=contacts", 1, {"key 'outputs'", "not listed"}},
-      {"type=grasp_analysis object=ball sensor=g fingers=f0,ball", 6, {"key 'fingers'", "'ball'"}},
-      {"type=grasp_analysis object=ball sensor=g palm=palm fingers=f0", 6, {"key 'palm'", "not both"}},
-      {"type=grasp_analysis object=ball sensor=g palm=f0", 6, {"key 'palm'", "no child bodies"}},
-      {"type=grasp_analysis object=ball sensor=g palm=world", 6, {"key 'palm'", "world"}},
-      {"type=grasp_analysis object=ball sensor=g fingers=f0,f1,f0", 6, {"key 'fingers'", "'f0' is listed twice"}},
-      {"type=grasp_analysis object=ball sensor=g fingers=palm,f1", 6, {"key 'fingers'", "'f1' lies inside finger 'palm'"}},
-      {"type=grasp_analysis object=world sensor=g", 6, {"key 'object'", "world"}},
-      {"type=grasp_analysis object=ball sensor=g cone_edges=2", 6, {"key 'cone_edges'"}},
-      {"type=grasp_analysis object=ball sensor=g max_points=100", 6, {"key 'max_points'", "epsilon=linf"}},
-      {"type=grasp_analysis object=ball sensor=g epsilom=l1", 6, {"'epsilom'"}},
+      {"object=nope sensor=g", {"key 'object'", "no body named 'nope'"}},
+      {"sensor=g", {"missing required key 'object'"}},
+      {"object=ball", {"missing required key 'sensor'"}},
+      {"object=ball sensor=g_pos", {"key 'sensor'", "not bound to this instance"}},
+      {"object=ball sensor=g epsilon=l2", {"key 'epsilon'", "'l2'"}},
+      {"object=ball sensor=g epsilon_every=5", {"key 'epsilon_every'", "epsilon=off"}},
+      {"object=ball sensor=g outputs=contacts,grip", {"key 'outputs'", "unknown output 'grip'"}},
+      {"object=ball sensor=g outputs=contacts,contacts", {"key 'outputs'", "listed twice"}},
+      {"object=ball sensor=g outputs=contacts,epsilon", {"key 'outputs'", "epsilon=off"}},
+      {"object=ball sensor=g epsilon=l1 outputs=contacts", {"key 'outputs'", "not listed"}},
+      {"object=ball sensor=g fingers=f0,ball", {"key 'fingers'", "'ball'"}},
+      {"object=ball sensor=g palm=palm fingers=f0", {"key 'palm'", "not both"}},
+      {"object=ball sensor=g palm=f0", {"key 'palm'", "no child bodies"}},
+      {"object=ball sensor=g palm=world", {"key 'palm'", "world"}},
+      {"object=ball sensor=g fingers=f0,f1,f0", {"key 'fingers'", "'f0' is listed twice"}},
+      {"object=ball sensor=g fingers=palm,f1", {"key 'fingers'", "'f1' lies inside finger 'palm'"}},
+      {"object=world sensor=g", {"key 'object'", "world"}},
+      {"object=ball sensor=g cone_edges=2", {"key 'cone_edges'"}},
+      {"object=ball sensor=g max_points=100", {"key 'max_points'", "epsilon=linf"}},
   };
   for (const Bad& b : bad) {
-    const std::string msg = attach_error(pinch_xml(az, 0, 3, b.config, b.dim));
+    const std::string msg = attach_error(pinch_xml(az, 0, 3, b.config));
     INFO(b.config << " -> " << msg);
     CHECK_THAT(msg, Catch::Contains("plugin instance 'g'"));
     for (const std::string& e : b.expect) CHECK_THAT(msg, Catch::Contains(e));
   }
-  // The sensor is claimed: a second instance writing it is refused by the host.
-  std::string two = pinch_xml(az, 0, 3, "type=grasp_analysis object=ball sensor=g", 6);
-  two.replace(two.find("</custom>"), 9, "<text name=\"mjhand:h\" data=\"type=grasp_analysis object=ball sensor=g\"/></custom>");
-  CHECK_THAT(attach_error(two), Catch::Contains("sensor 'g'"));
+  // A misspelt key is MuJoCo's own load error (the type does not declare it), which names the element, not mjhand's.
+  CHECK_THAT(attach_error(pinch_xml(az, 0, 3, "object=ball sensor=g epsilom=l1")),
+             Catch::Contains("epsilom") && Catch::Contains("'g'"));
+  // The sensor is the instance's own: a second instance naming it is refused.
+  std::string two = pinch_xml(az, 0, 3, "object=ball sensor=g");
+  two.insert(two.find("</plugin></extension>"),
+             "<instance name=\"h\"><config key=\"object\" value=\"ball\"/><config key=\"sensor\" value=\"g\"/></instance>");
+  CHECK_THAT(attach_error(two), Catch::Contains("plugin instance 'h'") && Catch::Contains("sensor 'g'"));
 }
 
 TEST_CASE("grasp_analysis: mjhand run logs the sensor's columns for the example scene", "[grasp_sensor]") {
@@ -420,7 +422,7 @@ TEST_CASE("grasp_analysis: mjhand run logs the sensor's columns for the example 
   const auto r = mjhand_test::run_cli("run " + source_path("models/grasp_sensor_scene.xml") + " --duration 1 --out " + out);
   INFO(r.output);
   REQUIRE(r.status == 0);
-  CHECK_THAT(r.output, Catch::Contains("grasp (grasp_analysis, native)"));
+  CHECK_THAT(r.output, Catch::Contains("grasp (grasp_analysis)"));
   std::istringstream csv(mjhand_test::read_all(out + "/trajectory.csv"));
   std::string header, line, last;
   std::getline(csv, header);

@@ -32,7 +32,7 @@ fingers:
       - {a: 0.02, alpha_deg: 90, d: 0, theta_deg: 0, joint: revolute, range_deg: [-30, 30]}
       - {a: 0.04, alpha_deg: 0, d: 0, theta_deg: 0, joint: revolute, range_deg: [0, 90]}
 actuators:
-  - {type: position, joints: all, kp: 2}
+  - {type: plugin, instance: close, joints: all}
 plugins:
   - name: close
     type: posture
@@ -40,6 +40,7 @@ plugins:
       actuators: all
       target: 0.3
       tau: 0.2
+      kp: 2
 )";
 }  // namespace
 
@@ -100,15 +101,17 @@ TEST_CASE("make-hand: a model MuJoCo rejects is kept as .rejected and the output
   }
 }
 
-TEST_CASE("make-hand: plugin config errors point at the YAML line, and nuserdata is sized automatically", "[cli]") {
+TEST_CASE("make-hand: plugins are written natively, and their config errors point at the YAML line", "[cli]") {
   const std::string dir = fresh_dir("plugins");
   std::string spec = kPlugged;
   std::ofstream(dir + "/good.yaml") << spec;
   Run r = make_hand(dir + "/good.yaml -o " + dir + "/good.xml");
   INFO(r.output);
   REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Contains("1 plugin instances"));
   auto m = mjhand_test::load_xml_file(dir + "/good.xml");
-  CHECK(m->nuserdata > 0);
+  CHECK(m->nuserdata == 0);
+  CHECK(m->nplugin == 1);
 
   spec.replace(spec.find("tau: 0.2"), 8, "tau: -1");
   std::ofstream(dir + "/bad.yaml") << spec;
@@ -118,10 +121,9 @@ TEST_CASE("make-hand: plugin config errors point at the YAML line, and nuserdata
                            Contains("key 'tau' = '-1'"));
   CHECK_FALSE(std::filesystem::exists(dir + "/bad.xml"));
 
-  std::ofstream(dir + "/small.yaml") << kPlugged << "nuserdata: 1\n";
-  r = make_hand(dir + "/small.yaml -o " + dir + "/small.xml");
+  std::ofstream(dir + "/old.yaml") << kPlugged << "nuserdata: 10\n";
+  r = make_hand(dir + "/old.yaml -o " + dir + "/old.xml");
   CHECK(r.status == 1);
-  CHECK_THAT(r.output, Contains(dir + "/small.yaml:21:12: nuserdata: ") &&
-                           Contains("at least " + std::to_string(m->nuserdata)));
-  CHECK_FALSE(std::filesystem::exists(dir + "/small.xml"));
+  CHECK_THAT(r.output, Contains(dir + "/old.yaml:22:12: nuserdata: is no longer used"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/old.xml"));
 }

@@ -6,11 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "hand_closure/hand_closure.h"
-#include "host/host.h"
-#include "native/native_plugins.h"
-#include "scene/scene_spec.h"
-#include "scene/scene_writer.h"
+#include <mjhand/hand_closure/hand_closure.h>
+#include <mjhand/native/native_plugins.h>
+#include <mjhand/scene/scene_spec.h>
+#include <mjhand/scene/scene_writer.h>
 #include "test_util.h"
 
 using mjhand_test::source_path;
@@ -43,7 +42,6 @@ TEST_CASE("Hand closure advances each joint until its phalanx or a distal one to
   const mjhand::BuiltScene scene = precision_sphere();
   const mjModel* m = scene.model.get();
   REQUIRE(m->nu == 12);
-  auto host = mjhand::Host::attach(m);
   auto d = mjhand_test::make_data(m);
   const int adr = m->sensor_adr[mj_name2id(m, mjOBJ_SENSOR, mjhand::kSceneDetector)];
   const double inc = 5e-4;
@@ -81,7 +79,6 @@ TEST_CASE("Hand closure advances each joint until its phalanx or a distal one to
 TEST_CASE("Hand closure resumes when the contact is lost", "[hand_closure]") {
   mjhand::BuiltScene scene = precision_sphere();
   mjModel* m = scene.model.get();
-  auto host = mjhand::Host::attach(m);
   auto d = mjhand_test::make_data(m);
   for (int step = 0; step < 6000; ++step) mj_step(m, d.get());
   std::vector<double> held(setpoints(m, d.get()), setpoints(m, d.get()) + m->nu);
@@ -95,17 +92,16 @@ TEST_CASE("Hand closure resumes when the contact is lost", "[hand_closure]") {
 
 TEST_CASE("Hand closure rejects a detector that does not exist or is not a contact_detection", "[hand_closure]") {
   const std::string xml = R"(<mujoco>
+  <extension><plugin plugin="mjhand.hand_closure"><instance name="close">
+    <config key="detector" value="nope"/><config key="increment" value="0.001"/><config key="kp" value="1"/>
+  </instance></plugin></extension>
   <worldbody><body name="palm"><body name="f1_link1"><joint name="f1_j1"/><geom size="0.01"/></body></body></worldbody>
-  <actuator><position name="a" joint="f1_j1" kp="1"/></actuator>
-  <sensor><user name="s" objtype="body" objname="palm" datatype="real" needstage="acc" dim="2"/></sensor>
-  <custom>
-    <text name="mjhand:close" data="type=hand_closure detector=nope increment=0.001"/>
-  </custom>
-  <size nuserdata="10"/>
+  <actuator><plugin name="a" joint="f1_j1" instance="close"/></actuator>
 </mujoco>)";
   CHECK_THAT(mjhand_test::attach_error(xml), Catch::Matchers::Contains("detector") &&
                                                  Catch::Matchers::Contains("no plugin instance 'nope'"));
   std::string wrong = xml;
-  wrong.replace(wrong.find("detector=nope"), 13, "detector=close");
+  const std::string nope = "<config key=\"detector\" value=\"nope\"/>";
+  wrong.replace(wrong.find(nope), nope.size(), "<config key=\"detector\" value=\"close\"/>");
   CHECK_THAT(mjhand_test::attach_error(wrong), Catch::Matchers::Contains("not contact_detection"));
 }

@@ -2,6 +2,9 @@
 // the open-loop 4-finger hold cross-checked against MuJoCo's contact forces (issue 3), the Fig. 8 sinusoid tracked by
 // the controller with a drop detector that fires when the controller is absent or has no gains, configuration
 // errors, NaN handling, plain class == plugin, threads, and the pieces (squeeze distribution, trajectories).
+// The controller is the native instance 'hold' (mjhand.hand_object): its torques are the forces of its 12 plugin
+// actuators, so a test that needs the scene without it uses a copy with motors in their place
+// (load_without_controller).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -14,14 +17,15 @@
 #include <thread>
 #include <vector>
 
-#include "grasp/force_optimization.h"
-#include "grasp/grasp_matrix.h"
-#include "grasp/grasp_state.h"
-#include "hand/model_chains.h"
-#include "hand_object/hand_object.h"
-#include "host/controller_plugin.h"
-#include "host/host.h"
-#include "kinematics/forward_kinematics.h"
+#include <mjhand/grasp/force_optimization.h>
+#include <mjhand/grasp/grasp_matrix.h>
+#include <mjhand/grasp/grasp_state.h>
+#include <mjhand/hand/model_chains.h>
+#include <mjhand/hand_object/hand_object.h>
+#include <mjhand/host/controller_plugin.h>
+#include <mjhand/kinematics/forward_kinematics.h>
+#include <mjhand/native/native_overrides.h>
+#include <mjhand/native/native_plugins.h>
 #include "test_util.h"
 
 using namespace mjhand;
@@ -33,45 +37,64 @@ namespace {
 
 const char* kHoldXml = "models/egrasp_hold.xml";
 
-// egrasp_hold.xml with its plugin data replaced (and `extra` inserted before </worldbody>), written next to a copy of
-// the generated hand because MJCF includes resolve relative to the including file.
-std::string hold_variant(const std::string& name, const std::string& data, const std::string& extra = "") {
+// A variant of egrasp_hold.xml written next to a copy of the generated hand, because MJCF includes resolve relative
+// to the including file. `name` keeps the folders of test cases that ctest runs in parallel apart.
+std::string write_hold(const std::string& name, const std::string& xml) {
   const std::string dir = mjhand_test::fresh_temp_dir("hand_object_" + name);
   std::filesystem::copy_file(source_path("models/egrasp_hold_hand.xml"), dir + "/egrasp_hold_hand.xml");
-  std::string xml = read_all(source_path(kHoldXml));
-  const std::regex text("<text name=\"mjhand:hold\" data=\"[^\"]*\"/>");
-  REQUIRE(std::regex_search(xml, text));
-  xml = std::regex_replace(xml, text, "<text name=\"mjhand:hold\" data=\"" + data + "\"/>");
-  xml.insert(xml.find("</worldbody>"), extra);
   std::ofstream(dir + "/hold.xml") << xml;
   return dir + "/hold.xml";
 }
 
-// Attach options naming the MJCF file, so that errors cite its lines.
-AttachOptions from_file(const std::string& path) {
-  AttachOptions o;
-  o.xml_path = path;
-  return o;
+// egrasp_hold.xml with the configuration of instance 'hold' replaced (and `extra` inserted before </worldbody>).
+std::string hold_variant(const std::string& name, const std::string& data, const std::string& extra = "") {
+  std::string xml = mjhand_test::with_instance(read_all(source_path(kHoldXml)), "hold", data);
+  xml.insert(xml.find("</worldbody>"), extra);
+  return write_hold(name, xml);
 }
 
-// The ConfigError message of attaching `path`, or "" if it attaches.
-std::string attach_message(const std::string& path) {
-  ModelPtr m = load_model(path);
+// egrasp_hold.xml without the controller: each plugin actuator of 'hold' becomes the torque motor it stands for
+// (same name, joint and order, gear 1, unlimited) and the instance is gone, so nothing inside mj_step computes a
+// force and ctrl is the joint torque, as in a model with no controller attached.
+ModelPtr load_without_controller(const std::string& name) {
+  std::string xml = read_all(source_path(kHoldXml));
+  const std::regex actuator("<plugin name=\"([^\"]+)\" joint=\"([^\"]+)\" instance=\"hold\"/>");
+  REQUIRE(std::distance(std::sregex_iterator(xml.begin(), xml.end(), actuator), std::sregex_iterator()) == 12);
+  xml = std::regex_replace(xml, actuator, "<motor name=\"$1\" joint=\"$2\" gear=\"1\" ctrllimited=\"false\"/>");
+  const size_t begin = xml.find("<extension>"), end = xml.find("</extension>");
+  REQUIRE(begin != std::string::npos);
+  REQUIRE(end != std::string::npos);
+  xml.erase(begin, end + std::string("</extension>").size() - begin);
+  ModelPtr m = load_model(write_hold(name, xml));
+  REQUIRE(m->nplugin == 0);
+  REQUIRE(m->nu == 12);
+  return m;
+}
+
+// MuJoCo's load error for `path` (which carries mjhand's message for a bad configuration), or "" if it loads.
+std::string load_error(const std::string& path) {
   try {
-    auto host = Host::attach(m.get(), from_file(path));
-  } catch (const ConfigError& e) {
+    load_model(path);
+  } catch (const std::runtime_error& e) {
     return e.what();
   }
   return "";
 }
 
-const HandObjectController& controller_of(const Host& host) {
-  const Instance* inst = host.find("hold");
-  REQUIRE(inst);
-  auto* plugin = dynamic_cast<const ControllerPlugin<HandObjectController>*>(inst->plugin.get());
+int hold_id(const mjModel* m) {
+  const int id = mj_name2id(m, mjOBJ_PLUGIN, "hold");
+  REQUIRE(id >= 0);
+  return id;
+}
+
+// The controller of d's instance 'hold' (each mjData has its own configured object).
+const HandObjectController& controller_of(const mjModel* m, const mjData* d) {
+  auto* plugin = dynamic_cast<const ControllerPlugin<HandObjectController>*>(native_plugin(m, d, hold_id(m)));
   REQUIRE(plugin);
   return plugin->controller();
 }
+
+mjtNum* hold_state(const mjModel* m, mjData* d) { return native_state(m, d, hold_id(m)); }
 
 HandModel hold_hand(const mjModel* m) {
   return hand_from_palm(m, mj_name2id(m, mjOBJ_BODY, "ball"), mj_name2id(m, mjOBJ_BODY, "palm"));
@@ -117,16 +140,16 @@ struct Tracking {
   bool all_fingers = true;               // every finger touched the ball at every step
   DropDetector drop;
   HandObjectReport last;
+  long replaced = 0;                     // non-finite torques the native adapter had to replace by 0
 };
 
-// Steps a hold model for `seconds` with its plugin attached and measures the tracking of the controller's reference.
+// Steps a hold model for `seconds` (its controller runs inside mj_step) and measures the tracking of the
+// controller's reference.
 Tracking track(const std::string& path, double seconds, double min_normal_force) {
   ModelPtr m = load_model(path);
-  auto host = Host::attach(m.get(), from_file(path));
-  const HandObjectController& ctl = controller_of(*host);
   const HandModel hand = hold_hand(m.get());
   DataPtr d = make_data(m.get());
-  const Instance& inst = *host->find("hold");
+  const HandObjectController& ctl = controller_of(m.get(), d.get());
   Tracking t;
   double sum = 0, sum_moving = 0;
   long moving = 0;
@@ -135,7 +158,7 @@ Tracking track(const std::string& path, double seconds, double min_normal_force)
     mj_step(m.get(), d.get());
     // After mj_step, d->contact, efc_force and xipos belong to the state the step started from: compare with the
     // reference and the report of that same instant.
-    const mjtNum* st = host->state(d.get(), inst);
+    const mjtNum* st = hold_state(m.get(), d.get());
     const double t_ctl = d->time - m->opt.timestep;
     const ObjectReference ref = ctl.reference(st, t_ctl);
     const Eigen::Vector3d p(d->xipos + 3 * hand.object_body);
@@ -171,7 +194,8 @@ Tracking track(const std::string& path, double seconds, double min_normal_force)
   }
   t.rms = std::sqrt(sum / static_cast<double>(steps));
   t.rms_moving = moving ? std::sqrt(sum_moving / static_cast<double>(moving)) : 0.0;
-  t.last = HandObjectController::report(host->state(d.get(), inst));
+  t.last = HandObjectController::report(hold_state(m.get(), d.get()));
+  t.replaced = native_faults(m.get(), d.get()).count;
   return t;
 }
 
@@ -209,13 +233,18 @@ TEST_CASE("egrasp_hold: the e_GRASP hand, palm up, with the four fingertips on t
     }
   }
   CHECK(worst < 1e-12);
-  // Torque motors on every joint, gain 1.
+  // One torque actuator of instance 'hold' on every joint, gain 1: its force is the controller's joint torque.
   REQUIRE(m->nu == 12);
+  const int instance = hold_id(m.get());
   for (int a = 0; a < m->nu; ++a) {
+    CHECK(m->actuator_plugin[a] == instance);
+    CHECK(m->actuator_trntype[a] == mjTRN_JOINT);
+    CHECK(m->actuator_dyntype[a] == mjDYN_NONE);
     CHECK(m->actuator_gaintype[a] == mjGAIN_FIXED);
     CHECK(m->actuator_biastype[a] == mjBIAS_NONE);
     CHECK(m->actuator_gainprm[mjNGAIN * a] * m->actuator_gear[6 * a] == 1.0);
   }
+  for (int v : hold_hand(m.get()).dofs) CHECK(hand_motor_actuator(m.get(), v) >= 0);
   // qpos0 and keyframe 'grasp': one contact per fingertip (on the last link), 0.3 mm deep, nothing else touching.
   const int key = mj_name2id(m.get(), mjOBJ_KEY, "grasp");
   REQUIRE(key >= 0);
@@ -251,13 +280,19 @@ TEST_CASE("mjhand run models/egrasp_hold.xml: 5 s of Fig. 8 with the ball still 
              Catch::Contains("contacts at end: 4 (ball-f1_link3, ball-f2_link3, ball-f3_link3, ball-f4_link3)"));
   CHECK_THAT(summary, Catch::Contains("(5001 rows"));
   CHECK(std::filesystem::file_size(dir + "/trajectory.csv") > 100000);
+  // The torques are recorded: plugin actuators leave ctrl alone, so they are the force columns.
+  std::string header;
+  std::getline(std::ifstream(dir + "/trajectory.csv"), header);
+  for (const char* motor : {"f1_j1_motor", "f4_j3_motor"}) {
+    CHECK_THAT(header, Catch::Contains(std::string("force:") + motor));
+  }
 }
 
 // ---- issue 3 cross-check: open-loop optimal-force hold ------------------------------------------------------------
 
 TEST_CASE("e_GRASP 4-finger hold: optimal forces through J_H^T hold the ball, MuJoCo's forces balance gravity",
           "[hand_object]") {
-  ModelPtr m = load_model(source_path(kHoldXml));  // no Host: the test writes ctrl itself
+  ModelPtr m = load_without_controller("openloop");  // the test writes ctrl itself
   DataPtr d = make_data(m.get());
   mj_forward(m.get(), d.get());
   const HandModel hand = hold_hand(m.get());
@@ -352,6 +387,7 @@ TEST_CASE("hand_object moves the ball along the Fig. 8 sinusoid under gravity wi
   CHECK_FALSE(t.drop.fired);
   CHECK(t.all_fingers);
   CHECK(t.last.fault == kHoOk);
+  CHECK(t.replaced == 0);
   CHECK(t.last.lost_events == 0);
   CHECK(t.last.infeasible_steps == 0);
   CHECK(t.last.lp_steps == 0);
@@ -377,10 +413,8 @@ TEST_CASE("hand_object: a push is rejected, a yank that tears the ball out is re
   const std::string path = source_path(kHoldXml);
   for (double force : {1.0, 3.0}) {  // upward on the ball for 50 ms: 2x and 6x its weight
     ModelPtr m = load_model(path);
-    auto host = Host::attach(m.get(), from_file(path));
-    const Instance& inst = *host->find("hold");
-    const HandObjectController& ctl = controller_of(*host);
     DataPtr d = make_data(m.get());
+    const HandObjectController& ctl = controller_of(m.get(), d.get());
     const int ball = mj_name2id(m.get(), mjOBJ_BODY, "ball");
     double worst = 0, after = 0;
     int min_fingers = 4;
@@ -388,18 +422,21 @@ TEST_CASE("hand_object: a push is rejected, a yank that tears the ball out is re
     for (int k = 1; k <= 2000; ++k) {
       d->xfrc_applied[6 * ball + 2] = k > 300 && k <= 350 ? force : 0.0;
       mj_step(m.get(), d.get());
-      const mjtNum* st = host->state(d.get(), inst);
+      const mjtNum* st = hold_state(m.get(), d.get());
       const double e = (ctl.reference(st, d->time - m->opt.timestep).p - Eigen::Vector3d(d->xipos + 3 * ball)).norm();
       worst = std::max(worst, e);
       if (k > 1500) after = std::max(after, e);
       min_fingers = std::min(min_fingers, HandObjectController::report(st).fingers_in_contact);
-      for (int a = 0; a < m->nu; ++a) finite = finite && std::isfinite(d->ctrl[a]);
+      for (int a = 0; a < m->nu; ++a) finite = finite && std::isfinite(d->actuator_force[a]);
     }
-    const HandObjectReport r = HandObjectController::report(host->state(d.get(), inst));
+    const HandObjectReport r = HandObjectController::report(hold_state(m.get(), d.get()));
     std::printf("[hand_object] %.0f N push for 50 ms: max deviation %.3g m, deviation after 1.5 s %.3g m, fewest "
                 "fingers in contact %d, contact losses %d\n",
                 force, worst, after, min_fingers, r.lost_events);
     CHECK(finite);
+    // The adapter replaces a non-finite force by 0, so finite forces alone would not show the controller never
+    // produced one: it counts every replacement.
+    CHECK(native_faults(m.get(), d.get()).count == 0);
     CHECK(r.fault == kHoOk);
     if (force == 1.0) {
       CHECK(min_fingers == 4);  // rejected: the grasp holds
@@ -415,9 +452,9 @@ TEST_CASE("hand_object: a push is rejected, a yank that tears the ball out is re
 }
 
 TEST_CASE("the drop detector fires without the controller or with zero gains", "[hand_object]") {
-  // No Host attached: ctrl stays 0, the fingers go limp and the ball falls.
+  // No controller (motors in place of its actuators): ctrl stays 0, the fingers go limp and the ball falls.
   {
-    ModelPtr m = load_model(source_path(kHoldXml));
+    ModelPtr m = load_without_controller("drop");
     DataPtr d = make_data(m.get());
     const int ball = mj_name2id(m.get(), mjOBJ_BODY, "ball");
     mj_forward(m.get(), d.get());
@@ -477,58 +514,60 @@ TEST_CASE("hand_object rejects bad configurations naming the instance and the ke
       {base + "trajectory=sinusoid frequency=1 rot_amplitude_deg=5 rot_axis=0,0,0", "rot_axis", "zero"},
       {base + "amplitude=0.01", "amplitude", "trajectory=sinusoid"},
       {base + "center=0,0", "center", "1 or 3 values"},
-      {base + "kpp=3", "kpp", ""},
+      // A key the type does not declare is MuJoCo's own error, which spells it 'plugin:KEY'.
+      {base + "kpp=3", "plugin:kpp", "unrecognized attribute"},
   };
   for (const Case& c : cases) {
-    const std::string msg = attach_message(hold_variant("config", c.data));
+    const std::string msg = load_error(hold_variant("config", c.data));
     INFO(c.data << "\n -> " << msg);
     CHECK_THAT(msg, Catch::Contains("'hold'"));
     CHECK_THAT(msg, Catch::Contains("'" + c.key + "'"));
     if (!c.why.empty()) CHECK_THAT(msg, Catch::Contains(c.why));
   }
-  // Position servos instead of torque motors (the e_GRASP bench scene): the hand joints are named.
+  // Position servos instead of torque actuators (the e_GRASP bench scene): the hand joints are named.
   const std::string scene = mjhand_test::fresh_temp_dir("hand_object_servo");
   std::filesystem::copy_file(source_path("models/egrasp_hand.xml"), scene + "/egrasp_hand.xml");
   std::ofstream(scene + "/s.xml")
       << "<mujoco><include file=\"egrasp_hand.xml\"/><worldbody><body name=\"ball\" pos=\"0.04 -0.022 0.42\">"
          "<freejoint/><geom type=\"sphere\" size=\"0.025\" mass=\"0.05\"/></body></worldbody>"
-         "<size nuserdata=\"40\"/><custom><text name=\"mjhand:hold\" data=\"type=hand_object object=ball palm=palm\"/>"
-         "</custom></mujoco>";
-  const std::string msg = attach_message(scene + "/s.xml");
+         "<extension><plugin plugin=\"mjhand.hand_object\"><instance name=\"hold\">"
+         "<config key=\"object\" value=\"ball\"/><config key=\"palm\" value=\"palm\"/>"
+         "</instance></plugin></extension></mujoco>";
+  const std::string msg = load_error(scene + "/s.xml");
   INFO(msg);
   CHECK_THAT(msg, Catch::Contains("'hold'"));
   CHECK_THAT(msg, Catch::Contains("'palm'"));
   CHECK_THAT(msg, Catch::Contains("f1_j1"));
   CHECK_THAT(msg, Catch::Contains("not a motor"));
-  // --set overrides are validated the same way; a NaN hold centre never gets in.
-  ModelPtr m = load_model(source_path(kHoldXml));
-  AttachOptions opt;
-  opt.xml_path = source_path(kHoldXml);
-  opt.overrides.push_back(parse_override("hold.center=nan,0,0.3", "--set"));
+  // --set overrides (written into the instance's <config> and compiled again) are validated the same way; a NaN
+  // hold centre never gets in.
   try {
-    auto host = Host::attach(m.get(), opt);
+    load_model_with_overrides(source_path(kHoldXml), {parse_override("hold.center=nan,0,0.3", "--set")});
     FAIL("a NaN centre was accepted");
-  } catch (const ConfigError& e) {
+  } catch (const std::runtime_error& e) {
+    INFO(e.what());
+    CHECK_THAT(std::string(e.what()), Catch::Contains("'hold'"));
     CHECK_THAT(std::string(e.what()), Catch::Contains("'center'"));
   }
 }
 
-TEST_CASE("a NaN hold pose faults the controller and never reaches d->ctrl", "[hand_object]") {
+TEST_CASE("a NaN hold pose faults the controller and never reaches the actuator forces", "[hand_object]") {
   ModelPtr m = load_model(source_path(kHoldXml));
-  auto host = Host::attach(m.get(), from_file(source_path(kHoldXml)));
   DataPtr d = make_data(m.get());
-  const Instance& inst = *host->find("hold");
   for (int k = 0; k < 100; ++k) mj_step(m.get(), d.get());
-  mjtNum* st = host->state(d.get(), inst);
+  mjtNum* st = hold_state(m.get(), d.get());
   CHECK(HandObjectController::report(st).fault == kHoOk);
   bool nonzero = false;
-  for (int a = 0; a < m->nu; ++a) nonzero = nonzero || d->ctrl[a] != 0;
+  for (int a = 0; a < m->nu; ++a) nonzero = nonzero || d->actuator_force[a] != 0;
   CHECK(nonzero);
   HandObjectController::set_hold_pose(st, Eigen::Vector3d(std::nan(""), 0, 0.3), Eigen::Quaterniond::Identity());
   for (int k = 0; k < 10; ++k) {
     mj_step(m.get(), d.get());
-    for (int a = 0; a < m->nu; ++a) REQUIRE(d->ctrl[a] == 0.0);
+    for (int a = 0; a < m->nu; ++a) REQUIRE(d->actuator_force[a] == 0.0);
+    for (int v = 0; v < m->nv; ++v) REQUIRE(d->qfrc_actuator[v] == 0.0);
   }
+  // The controller zeroed its own output: the adapter's net for non-finite forces never had to catch anything.
+  CHECK(native_faults(m.get(), d.get()).count == 0);
   const HandObjectReport r = HandObjectController::report(st);
   CHECK(r.fault == kHoBadReference);
   CHECK(r.fault_time == Approx(0.1));
@@ -538,24 +577,21 @@ TEST_CASE("a NaN hold pose faults the controller and never reaches d->ctrl", "[h
   CHECK(HandObjectController::report(st).fault == kHoBadReference);
   mj_resetData(m.get(), d.get());
   mj_step(m.get(), d.get());
-  CHECK(HandObjectController::report(host->state(d.get(), inst)).fault == kHoOk);
+  CHECK(HandObjectController::report(hold_state(m.get(), d.get())).fault == kHoOk);
 }
 
 // ---- plain class, repeated calls, threads -------------------------------------------------------------------------
 
 TEST_CASE("hand_object: the plain class computes the torques the plugin wrote, repeated calls agree",
           "[hand_object]") {
-  const std::string path = source_path(kHoldXml);
-  ModelPtr m = load_model(path);
-  ModelPtr plain_model = load_model(path);  // never attached: nothing runs inside its mj_forward
-  auto host = Host::attach(m.get(), from_file(path));
-  const Instance& inst = *host->find("hold");
+  ModelPtr m = load_model(source_path(kHoldXml));
+  ModelPtr plain_model = load_without_controller("plain");  // nothing runs inside its mj_forward
   DataPtr d = make_data(m.get());
   for (int k = 0; k < 1200; ++k) mj_step(m.get(), d.get());  // into the sinusoid
-  mj_forward(m.get(), d.get());                               // the plugin writes ctrl for this state and time
-  const std::vector<mjtNum> plugin_ctrl(d->ctrl, d->ctrl + m->nu);
+  mj_forward(m.get(), d.get());  // the plugin computes its actuators' forces for this state and time
+  const std::vector<mjtNum> plugin_force(d->actuator_force, d->actuator_force + m->nu);
   mj_forward(m.get(), d.get());  // same instant again: the integral does not advance, the output is identical
-  for (int a = 0; a < m->nu; ++a) CHECK(d->ctrl[a] == plugin_ctrl[a]);
+  for (int a = 0; a < m->nu; ++a) CHECK(d->actuator_force[a] == plugin_force[a]);
 
   // A user's own loop: the same options built in code, the state copied.
   HandObjectController::Options o = HandObjectController::for_hand(
@@ -574,28 +610,36 @@ TEST_CASE("hand_object: the plain class computes the torques the plugin wrote, r
   o.ki = o.ki_rot = 1000;
   o.forces.min_normal_force = 0.5;
   HandObjectController plain(plain_model.get(), o);
-  REQUIRE(plain.nstate() == host->find("hold")->plugin->nstate());
+  const Plugin* plugin = native_plugin(m.get(), d.get(), hold_id(m.get()));
+  REQUIRE(plugin);
+  REQUIRE(plain.nstate() == plugin->nstate());
+  REQUIRE(native_state_size(m.get(), hold_id(m.get())) >= plain.nstate());
+  // The two models differ only in their actuators (plugin or motor) and mjData layout, so mj_copyData cannot go
+  // from one to the other: the state that mj_forward starts from is copied instead.
+  REQUIRE(m->na == 0);
+  REQUIRE(m->nmocap == 0);
   DataPtr d2 = make_data(plain_model.get());
-  mj_copyData(d2.get(), plain_model.get(), d.get());
-  std::vector<mjtNum> state(host->state(d.get(), inst), host->state(d.get(), inst) + plain.nstate());
+  d2->time = d->time;
+  mju_copy(d2->qpos, d->qpos, m->nq);
+  mju_copy(d2->qvel, d->qvel, m->nv);
+  mju_copy(d2->qacc_warmstart, d->qacc_warmstart, m->nv);
+  std::vector<mjtNum> state(hold_state(m.get(), d.get()), hold_state(m.get(), d.get()) + plain.nstate());
   mju_zero(d2->ctrl, plain_model->nu);
   mj_forward(plain_model.get(), d2.get());
   plain.compute(plain_model.get(), d2.get(), state.data());
   double worst = 0;
-  for (int a = 0; a < m->nu; ++a) worst = std::max(worst, std::abs(d2->ctrl[a] - plugin_ctrl[a]));
+  for (int a = 0; a < m->nu; ++a) worst = std::max(worst, std::abs(d2->ctrl[a] - plugin_force[a]));
   CHECK(worst == 0.0);
   // ... and the same report.
   const HandObjectReport r1 = HandObjectController::report(state.data()),
-                         r2 = HandObjectController::report(host->state(d.get(), inst));
+                         r2 = HandObjectController::report(hold_state(m.get(), d.get()));
   CHECK(r1.contacts == r2.contacts);
   CHECK(r1.squeeze == r2.squeeze);
   CHECK(r1.position_error == r2.position_error);
 }
 
 TEST_CASE("hand_object: two threads stepping two mjData of one model give the one-thread result", "[hand_object]") {
-  const std::string path = source_path(kHoldXml);
-  ModelPtr m = load_model(path);
-  auto host = Host::attach(m.get(), from_file(path));
+  ModelPtr m = load_model(source_path(kHoldXml));
   auto run = [&](mjData* d) {
     for (int k = 0; k < 1500; ++k) mj_step(m.get(), d);
   };
@@ -608,6 +652,11 @@ TEST_CASE("hand_object: two threads stepping two mjData of one model give the on
   for (int i = 0; i < m->nq; ++i) {
     CHECK(a->qpos[i] == serial->qpos[i]);
     CHECK(b->qpos[i] == serial->qpos[i]);
+  }
+  // ... and so does each mjData's own controller state (integral, counters).
+  for (int i = 0; i < m->npluginstate; ++i) {
+    CHECK(a->plugin_state[i] == serial->plugin_state[i]);
+    CHECK(b->plugin_state[i] == serial->plugin_state[i]);
   }
 }
 

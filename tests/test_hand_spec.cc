@@ -7,13 +7,13 @@
 #include <fstream>
 #include <sstream>
 
-#include "hand/build_model.h"
-#include "hand/chain_encoding.h"
-#include "hand/hand_chains.h"
-#include "hand/hand_spec.h"
-#include "hand/mjcf_writer.h"
-#include "hand/model_chains.h"
-#include "host/host.h"
+#include <mjhand/hand/build_model.h>
+#include <mjhand/hand/chain_encoding.h>
+#include <mjhand/hand/hand_chains.h>
+#include <mjhand/hand/hand_spec.h>
+#include <mjhand/hand/mjcf_writer.h>
+#include <mjhand/hand/model_chains.h>
+#include <mjhand/native/native_plugins.h>
 #include "test_util.h"
 
 using namespace mjhand;
@@ -78,17 +78,18 @@ const std::vector<std::string> kGood = {
     "  - type: position",                // 54
     "    joints: all",                   // 55
     "    kp: 2",                         // 56
-    "  - type: motor",                   // 57
+    "  - type: plugin",                  // 57
     "    joints: [thumb_j1]",            // 58
-    "    ctrlrange: [-1, 1]",            // 59
+    "    instance: grip",                // 59
     "    forcerange: [-0.5, 0.5]",       // 60
     "plugins:",                          // 61
     "  - name: grip",                    // 62
     "    type: pid",                     // 63
     "    config:",                       // 64
     "      kp: 3",                       // 65
-    "      joints: [index_j1, index_j2]",  // 66
-    "nuserdata: 4",                      // 67
+    "      actuators: [thumb_j1_plugin]",  // 66
+    "      setpoint: 0.1",               // 67
+    "      period: 0.004",               // 68
 };
 
 std::string join(const std::vector<std::string>& lines) {
@@ -168,8 +169,7 @@ TEST_CASE("the reference spec is valid", "[hand]") {
   REQUIRE(s.actuators.size() == 2);
   CHECK(s.actuators[0].joints.size() == 4);
   REQUIRE(s.plugins.size() == 1);
-  CHECK(s.plugins[0].config[1].second == "index_j1,index_j2");
-  CHECK(s.nuserdata == 4);
+  CHECK(s.plugins[0].config[1].second == "thumb_j1_plugin");
 }
 
 TEST_CASE("bad specs name file, line, column and field", "[hand]") {
@@ -191,7 +191,7 @@ TEST_CASE("bad specs name file, line, column and field", "[hand]") {
     check_error(with_line(21, "        joint: revolute\n        lenght: 0.1"), 22, "fingers[0].links[0].lenght",
                 "unknown key");
   }
-  SECTION("unknown top-level key") { check_error(with_line(67, "nuserdata: 4\nfingerz: 1"), 68, "fingerz", "unknown key"); }
+  SECTION("unknown top-level key") { check_error(with_line(68, "      period: 0.004\nfingerz: 1"), 69, "fingerz", "unknown key"); }
   SECTION("zero-length link without opt-out") {
     check_error(with_line(23, "      - a: 0"), 23, "fingers[0].links[1]", "zero-length link");
   }
@@ -311,7 +311,6 @@ TEST_CASE("a good spec round-trips through YAML", "[hand]") {
   }
   REQUIRE(b.plugins.size() == 1);
   CHECK(b.plugins[0].config == a.plugins[0].config);
-  CHECK(b.nuserdata == a.nuserdata);
   CHECK(b.self_collision == a.self_collision);
 }
 
@@ -329,10 +328,12 @@ TEST_CASE("a good spec round-trips through MJCF: the model carries its chains", 
     CHECK(same_chain(chains[i].chain, in_world[i], 1e-12));
   }
   CHECK(m->nu == 5);
-  CHECK(m->nuserdata == 4);
-  const int text = mj_name2id(m.get(), mjOBJ_TEXT, "mjhand:grip");
-  REQUIRE(text >= 0);
-  CHECK(std::string(m->text_data + m->text_adr[text]) == "type=pid kp=3 joints=index_j1,index_j2");
+  CHECK(m->nuserdata == 0);
+  const int grip = mj_name2id(m.get(), mjOBJ_PLUGIN, "grip");
+  REQUIRE(grip >= 0);
+  CHECK(native_type(m.get(), grip) == "pid");
+  using KV = std::vector<std::pair<std::string, std::string>>;
+  CHECK(native_config(m.get(), grip) == KV{{"actuators", "thumb_j1_plugin"}, {"setpoint", "0.1"}, {"kp", "3"}, {"period", "0.004"}});
   const int act = mj_name2id(m.get(), mjOBJ_ACTUATOR, "thumb_j2_position");
   REQUIRE(act >= 0);  // position on a prismatic joint, ctrlrange taken from the joint range
   CHECK(m->actuator_ctrlrange[2 * act + 1] == 0.02);
@@ -437,23 +438,17 @@ TEST_CASE("a generated model edited by hand no longer passes as its embedded cha
 }
 
 TEST_CASE("the fingertip sensor plugin refuses a hand whose bodies disagree with its chains", "[hand]") {
-  std::vector<std::string> lines(kGood.begin(), kGood.begin() + 60);  // without the "pid" plugin (not a built-in)
-  lines.push_back("nuserdata: 8");
+  std::vector<std::string> lines(kGood.begin(), kGood.begin() + 56);  // without the pid and its actuator
   std::string xml = write_mjcf(parse_hand_spec(join(lines), "good.yaml"), "good.yaml");
-  xml.insert(xml.rfind("</custom>"), "<text name=\"mjhand:tips\" data=\"type=fingertip_kinematics sensors=tip\"/>");
   xml.insert(xml.rfind("<custom>"),
-             "<sensor><user name=\"tip\" objtype=\"site\" objname=\"index_tip\" needstage=\"pos\" dim=\"3\" "
-             "datatype=\"real\"/></sensor>");
-  {
-    auto m = mjhand_test::load_xml_string(xml);
-    CHECK_NOTHROW(Host::attach(m.get()));
-  }
+             "<extension><plugin plugin=\"mjhand.fingertip_kinematics\"><instance name=\"tips\">"
+             "<config key=\"sensors\" value=\"tip\"/></instance></plugin></extension>"
+             "<sensor><plugin name=\"tip\" instance=\"tips\" objtype=\"site\" objname=\"index_tip\"/></sensor>");
+  CHECK(mjhand_test::attach_error(xml).empty());
   const std::string joint = "<joint name=\"thumb_j2\" type=\"slide\"";
   REQUIRE(xml.find(joint) != std::string::npos);
   xml.replace(xml.find(joint), joint.size(), joint + " ref=\"0.01\"");
-  auto m = mjhand_test::load_xml_string(xml);
-  CHECK_THROWS_WITH(Host::attach(m.get()), Contains("plugin instance 'tips'") &&
-                                               Contains("finger 'thumb': joint 'thumb_j2' has qpos0 = 0.01"));
+  CHECK_THAT(mjhand_test::attach_error(xml), Contains("plugin instance 'tips'") && Contains("finger 'thumb': joint 'thumb_j2' has qpos0 = 0.01"));
 }
 
 TEST_CASE("actuator joints are resolved once, when parsed", "[hand]") {
@@ -499,11 +494,6 @@ TEST_CASE("shared geometry helpers: link segments and quaternion signs", "[hand]
   CHECK(q.w() >= 0);
   CHECK((q.toRotationMatrix() - r).cwiseAbs().maxCoeff() < 1e-15);
   CHECK(kDeg == M_PI / 180.0);
-}
-
-TEST_CASE("nuserdata has a sane upper bound", "[hand]") {
-  check_error(with_line(67, "nuserdata: 1000001"), 67, "nuserdata", "must be at most 1000000");
-  CHECK(parse_hand_spec(with_line(67, "nuserdata: 1000000"), "ok.yaml").nuserdata == 1000000);
 }
 
 TEST_CASE("a description path that is not a regular file is named as such", "[hand]") {

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <string>
 
-#include "hand/build_model.h"
-#include "hand/hand_spec.h"
-#include "hand/mjcf_writer.h"
+#include <mjhand/hand/build_model.h>
+#include <mjhand/hand/hand_spec.h>
+#include <mjhand/hand/mjcf_writer.h>
 #include "test_util.h"
 
 using namespace mjhand;

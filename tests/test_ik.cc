@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "kinematics/dls_ik.h"
-#include "kinematics/egrasp_ik.h"
-#include "kinematics/forward_kinematics.h"
+#include <mjhand/kinematics/dls_ik.h>
+#include <mjhand/kinematics/egrasp_ik.h>
+#include <mjhand/kinematics/forward_kinematics.h>
 
 using namespace mjhand;
 

@@ -9,11 +9,12 @@
 #include <set>
 #include <string>
 
-#include "host/config.h"
-#include "host/host.h"
-#include "host/registry.h"
-#include "native/native_overrides.h"
-#include "native/native_plugins.h"
+#include <mjhand/host/config.h>
+#include <mjhand/native/instances.h>
+#include <mjhand/posture/posture.h>
+#include <mjhand/host/registry.h>
+#include <mjhand/native/native_overrides.h>
+#include <mjhand/native/native_plugins.h>
 #include "test_util.h"
 
 using mjhand::DataPtr;
@@ -68,39 +69,10 @@ TEST_CASE("native: every mjhand type is registered with MuJoCo as mjhand.<type>"
 }
 
 TEST_CASE("native: every key written in an mjhand model or test is a declared attribute of its type", "[native]") {
-  // Until every model is native, the callback-host declarations (<text name="mjhand:..." data="type=T k=v ...">)
-  // in models/ and tests/ are the record of which keys each type takes: each must be one MuJoCo would accept.
-  const std::regex text(R"(name=\\?"mjhand:[^"\\]*\\?"\s+data=\\?"([^"\\]*))");
   int checked = 0;
   std::vector<std::string> files = files_with(source_path("models"), ".xml");
   for (const auto& f : files_with(source_path("tests"), ".cc")) files.push_back(f);
-  for (const std::string& file : files) {
-    const std::string content = mjhand_test::read_all(file);
-    for (std::sregex_iterator it(content.begin(), content.end(), text), end; it != end; ++it) {
-      std::vector<std::pair<std::string, std::string>> kv;
-      try {
-        kv = mjhand::parse_key_values((*it)[1].str(), [] { return std::string("test"); });
-      } catch (const std::exception&) {
-        continue;  // the deliberately malformed declarations of the bad-input tests
-      }
-      std::string type;
-      for (const auto& [k, v] : kv) {
-        if (k == "type") type = v;
-      }
-      const mjhand::PluginType* t = mjhand::PluginRegistry::global().find(type);
-      if (!t) continue;  // a test's unknown type, on purpose
-      const std::set<std::string> keys(t->keys.begin(), t->keys.end());
-      for (const auto& [k, v] : kv) {
-        if (k == "type") continue;
-        CAPTURE(file, type, k);
-        ++checked;
-        // Misspelt keys are written on purpose by the bad-input tests; they are unknown to both hosts.
-        if (k == "tua" || k == "kpp" || k == "bogus" || k == "unknown_key" || k == "sensorr") continue;
-        CHECK(keys.count(k) == 1);
-      }
-    }
-  }
-  // And the native declarations (<extension><plugin plugin="mjhand.TYPE">...<config key=...>) in models/ and tests/.
+  // The declarations (<extension><plugin plugin="mjhand.TYPE">...<config key=...>) in models/ and tests/.
   const std::regex native(R"(<plugin\s+plugin=\\?"mjhand\.([a-z_]+)\\?">([\s\S]*?)</plugin>)");
   const std::regex config_key(R"(<config\s+key=\\?"([^"\\]+)\\?")");
   for (const std::string& file : files) {
@@ -119,7 +91,7 @@ TEST_CASE("native: every key written in an mjhand model or test is a declared at
       }
     }
   }
-  CHECK(checked > 200);  // the scan found the declarations (222 keys when written)
+  CHECK(checked > 150);  // the scan found the declarations (197 keys when every model had become native)
 }
 
 TEST_CASE("native: a bad configuration is MuJoCo's load error carrying instance, key, value and reason", "[native]") {
@@ -144,29 +116,39 @@ TEST_CASE("native: a bad configuration is MuJoCo's load error carrying instance,
              Catch::Contains("key 'kp'"));
 }
 
-TEST_CASE("native: the posture servo equals MuJoCo's position actuator driven by the callback-host posture", "[native]") {
-  // Native: force = kp (s - q) - kv qdot from the instance's own plugin actuator. Callback host: posture writes
-  // s into the ctrl of a <position kp kv> actuator. Same s(t), same servo law: the same motion to rounding.
+TEST_CASE("native: the posture servo equals MuJoCo's position actuator driven by the plain PostureController",
+          "[native]") {
+  // Native: force = kp (s - q) - kv qdot from the instance's own plugin actuator. Plain class: PostureController
+  // writes s into the ctrl of a <position kp kv> actuator between mj_step1 and mj_step2. Same s(t), same servo law:
+  // the same motion to rounding.
   const std::string config =
       R"(<config key="actuators" value="all"/><config key="kp" value="2"/><config key="kv" value="0.05"/><config key="target" value="0.6"/><config key="tau" value="0.1"/><config key="start" value="0.05"/>)";
   ModelPtr mn = load_xml_string(posture_xml(config, R"(<plugin name="a" joint="j" instance="p" forcelimited="true" forcerange="-0.3 0.3"/>)"));
-  ModelPtr mh = load_xml_string(R"(<mujoco><size nuserdata="8"/>
+  ModelPtr mp = load_xml_string(R"(<mujoco>
     <worldbody><body><joint name="j" axis="0 1 0" damping="0.1"/><geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.01"/>
-    </body></worldbody><actuator><position name="a" joint="j" kp="2" kv="0.05" forcelimited="true" forcerange="-0.3 0.3"/></actuator>
-    <custom><text name="mjhand:p" data="type=posture actuators=all target=0.6 tau=0.1 start=0.05"/></custom></mujoco>)");
-  auto host = mjhand::Host::attach(mh.get());
-  DataPtr dn = mjhand::make_data(mn.get()), dh = mjhand::make_data(mh.get());
+    </body></worldbody><actuator><position name="a" joint="j" kp="2" kv="0.05" forcelimited="true" forcerange="-0.3 0.3"/></actuator></mujoco>)");
+  mjhand::PostureController::Options o;
+  o.actuators = {0};
+  o.target = {0.6};
+  o.tau = 0.1;
+  o.start = 0.05;
+  const mjhand::PostureController plain(o);
+  DataPtr dn = mjhand::make_data(mn.get()), dp = mjhand::make_data(mp.get());
+  std::vector<mjtNum> state(plain.nstate());
+  plain.reset(mp.get(), dp.get(), state.data());
   double worst = 0, moved = 0;
   for (int k = 0; k < 1000; ++k) {
     mj_step(mn.get(), dn.get());
-    mj_step(mh.get(), dh.get());
-    worst = std::max(worst, std::abs(dn->qpos[0] - dh->qpos[0]));
-    moved = std::max(moved, std::abs(dh->qpos[0]));
+    mj_step1(mp.get(), dp.get());
+    plain.compute(mp.get(), dp.get(), state.data());
+    mj_step2(mp.get(), dp.get());
+    worst = std::max(worst, std::abs(dn->qpos[0] - dp->qpos[0]));
+    moved = std::max(moved, std::abs(dp->qpos[0]));
   }
   CHECK(moved > 0.3);     // it really moved toward 0.6 rad
   CHECK(worst < 1e-12);   // rounding only: kp (s - q) vs kp s - kp q
   // The force limit applies to the plugin actuator as to the position actuator.
-  CHECK(std::abs(dn->actuator_force[0] - dh->actuator_force[0]) < 1e-9);
+  CHECK(std::abs(dn->actuator_force[0] - dp->actuator_force[0]) < 1e-9);
 }
 
 TEST_CASE("native: instance state lives in mjData: copied by mj_copyData, cleared by mj_resetData", "[native]") {
@@ -196,13 +178,16 @@ TEST_CASE("native: instance state lives in mjData: copied by mj_copyData, cleare
   CHECK_FALSE(mjhand::native_enabled(m.get(), copy.get(), 0));
 }
 
-TEST_CASE("native: the grasp-sensor scene runs on MuJoCo's own plugin calls and the host only lists it", "[native]") {
+TEST_CASE("native: the grasp-sensor scene runs on MuJoCo's own plugin calls and InstanceList describes it", "[native]") {
   ModelPtr m = mjhand_test::load_xml_file(source_path("models/grasp_sensor_scene.xml"));
-  auto host = mjhand::Host::attach(m.get());
-  CHECK(host->instances().empty());
-  REQUIRE(host->native_instances().size() == 2);
-  CHECK(host->find_any("close")->type == "posture");
-  CHECK(host->find_any("grasp")->type == "grasp_analysis");
+  const mjhand::InstanceList instances(m.get());
+  REQUIRE(instances.size() == 2);
+  CHECK(instances.at("close").type == "posture");
+  CHECK(instances.at("grasp").type == "grasp_analysis");
+  CHECK(instances.at("grasp").id == mj_name2id(m.get(), mjOBJ_PLUGIN, "grasp"));
+  CHECK(instances.names() == "close, grasp");
+  CHECK_THROWS_WITH(instances.at("nope"), Catch::Contains("no mjhand plugin instance named 'nope'") &&
+                                              Catch::Contains("close, grasp"));
   const int s = mj_name2id(m.get(), mjOBJ_SENSOR, "grasp");
   CHECK(m->sensor_dim[s] == 7);
   DataPtr d = mjhand::make_data(m.get());
@@ -216,18 +201,15 @@ TEST_CASE("native: the grasp-sensor scene runs on MuJoCo's own plugin calls and 
 
 TEST_CASE("native: overrides are compiled into the instance's <config>, also in an included file", "[native]") {
   const std::string scene = source_path("models/grasp_sensor_scene.xml");
-  std::vector<mjhand::ConfigOverride> rest;
   ModelPtr m = mjhand::load_model_with_overrides(
-      scene,
-      {mjhand::parse_override("close.tau=0.5", "--set"), mjhand::parse_override("grasp.epsilon_every=25", "--set"),
-       mjhand::parse_override("other.k=1", "--set")},
-      &rest);
+      scene, {mjhand::parse_override("close.tau=0.5", "--set"), mjhand::parse_override("grasp.epsilon_every=25", "--set")});
   const int close = mj_name2id(m.get(), mjOBJ_PLUGIN, "close"), grasp = mj_name2id(m.get(), mjOBJ_PLUGIN, "grasp");
   CHECK(std::string(mj_getPluginConfig(m.get(), close, "tau")) == "0.5");          // declared in egrasp_hand_servo.xml
   CHECK(std::string(mj_getPluginConfig(m.get(), close, "kp")) == "1.0");           // the others kept
   CHECK(std::string(mj_getPluginConfig(m.get(), grasp, "epsilon_every")) == "25");  // declared in the scene
-  REQUIRE(rest.size() == 1);  // not a native instance: left for the callback host, which names it unknown
-  CHECK(rest[0].instance == "other");
+  // An override naming no instance of the files is an error naming its origin and the instances there are.
+  CHECK_THROWS_WITH(mjhand::load_model_with_overrides(scene, {mjhand::parse_override("other.k=1", "f.txt:2")}),
+                    Catch::StartsWith("f.txt:2: no plugin instance named 'other'") && Catch::Contains("close, grasp"));
   // A model whose file lacks a required key loads when an override supplies it (native instances are found in the
   // text, not in a compiled model); an empty <instance name="..."/> takes it as its first config.
   const std::string dir = mjhand_test::fresh_temp_dir("native_override_missing_key");
@@ -235,17 +217,16 @@ TEST_CASE("native: overrides are compiled into the instance's <config>, also in 
     </extension><worldbody><body><joint name="j"/><geom size="0.01"/></body></worldbody>
     <sensor><plugin name="s" instance="m"/></sensor></mujoco>)";
   std::ofstream(dir + "/m.xml") << xml;
-  CHECK_THROWS(mjhand::load_model_with_overrides(dir + "/m.xml", {}, &rest));
+  CHECK_THROWS(mjhand::load_model_with_overrides(dir + "/m.xml", {}));
   std::vector<mjhand::ConfigOverride> keys;
   for (const char* kv : {"m.joint=j", "m.sensor=s", "m.gain=2", "m.offset=0.5"}) keys.push_back(mjhand::parse_override(kv, "test"));
-  ModelPtr supplied = mjhand::load_model_with_overrides(dir + "/m.xml", keys, &rest);
-  CHECK(rest.empty());
+  ModelPtr supplied = mjhand::load_model_with_overrides(dir + "/m.xml", keys);
   CHECK(std::string(mj_getPluginConfig(supplied.get(), 0, "gain")) == "2");
   // A new key is added; a bad value is MuJoCo's load error with mjhand's message and the override's origin.
-  ModelPtr added = mjhand::load_model_with_overrides(scene, {mjhand::parse_override("close.kv=0.01", "f.txt:3")}, &rest);
+  ModelPtr added = mjhand::load_model_with_overrides(scene, {mjhand::parse_override("close.kv=0.01", "f.txt:3")});
   CHECK(std::string(mj_getPluginConfig(added.get(), close, "kv")) == "0.01");
   try {
-    mjhand::load_model_with_overrides(scene, {mjhand::parse_override("close.tau=-1", "--set close.tau=-1")}, &rest);
+    mjhand::load_model_with_overrides(scene, {mjhand::parse_override("close.tau=-1", "--set close.tau=-1")});
     FAIL("accepted tau=-1");
   } catch (const std::exception& e) {
     CHECK_THAT(e.what(), Catch::Contains("key 'tau' = '-1'") && Catch::Contains("(from --set close.tau=-1)"));

@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "grasp/force_optimization.h"
-#include "grasp/grasp_state.h"
-#include "grasp/mobility.h"
-#include "parallel/grasp_equivalence.h"
-#include "parallel/parallel_statics.h"
-#include "parallel/three_ur_kinematics.h"
-#include "parallel/three_ur_matrices.h"
+#include <mjhand/grasp/force_optimization.h>
+#include <mjhand/grasp/grasp_state.h>
+#include <mjhand/grasp/mobility.h>
+#include <mjhand/parallel/grasp_equivalence.h>
+#include <mjhand/parallel/parallel_statics.h>
+#include <mjhand/parallel/three_ur_kinematics.h>
+#include <mjhand/parallel/three_ur_matrices.h>
 #include "test_util.h"
 
 using namespace mjhand;

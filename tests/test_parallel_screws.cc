@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "grasp/contact_frames.h"
-#include "grasp/grasp_matrix.h"
-#include "grasp/grasp_statics.h"
-#include "parallel/parallel_jacobians.h"
-#include "parallel/parallel_statics.h"
-#include "parallel/reciprocal_screws.h"
+#include <mjhand/grasp/contact_frames.h>
+#include <mjhand/grasp/grasp_matrix.h>
+#include <mjhand/grasp/grasp_statics.h>
+#include <mjhand/parallel/parallel_jacobians.h>
+#include <mjhand/parallel/parallel_statics.h>
+#include <mjhand/parallel/reciprocal_screws.h>
 
 using namespace mjhand;
 

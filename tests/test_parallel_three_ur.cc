@@ -10,13 +10,13 @@
 #include <random>
 #include <vector>
 
-#include "grasp/grasp_matrix.h"
-#include "grasp/grasp_statics.h"
-#include "parallel/parallel_jacobians.h"
-#include "parallel/parallel_statics.h"
-#include "parallel/reciprocal_screws.h"
-#include "parallel/three_ur_kinematics.h"
-#include "parallel/three_ur_matrices.h"
+#include <mjhand/grasp/grasp_matrix.h>
+#include <mjhand/grasp/grasp_statics.h>
+#include <mjhand/parallel/parallel_jacobians.h>
+#include <mjhand/parallel/parallel_statics.h>
+#include <mjhand/parallel/reciprocal_screws.h>
+#include <mjhand/parallel/three_ur_kinematics.h>
+#include <mjhand/parallel/three_ur_matrices.h>
 
 using namespace mjhand;
 

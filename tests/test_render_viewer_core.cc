@@ -13,11 +13,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "direct_drive/kinematics.h"
-#include "pid/pid.h"
+#include <mjhand/direct_drive/kinematics.h>
+#include <mjhand/pid/pid.h>
 #include "finger_targets.h"
 #include "grasp_monitor.h"
-#include "native/native_plugins.h"
+#include <mjhand/native/native_plugins.h>
 #include "overlays.h"
 #include "session.h"
 #include "signals.h"
@@ -27,8 +27,8 @@ using namespace mjhand::view;
 using mjhand_test::source_path;
 
 namespace {
-std::string config_of(const mjhand::Host& h, const std::string& inst, const std::string& key) {
-  const mjhand::Instance* i = h.find_any(inst);
+std::string config_of(const mjhand::InstanceList& h, const std::string& inst, const std::string& key) {
+  const mjhand::Instance* i = h.find(inst);
   REQUIRE(i);
   for (const auto& kv : i->config) {
     if (kv.first == key) return kv.second;
@@ -55,7 +55,7 @@ TEST_CASE("viewer session: a key edit recompiles a native instance, keeps the st
   const double t = s.d()->time;
   const int id = mj_name2id(s.m(), mjOBJ_PLUGIN, "hold");
   REQUIRE(id >= 0);
-  const int n = s.host()->find_any("hold")->plugin->nstate();
+  const int n = s.instances().find("hold")->plugin->nstate();
   const std::vector<mjtNum> before(mjhand::native_state(s.m(), s.d(), id), mjhand::native_state(s.m(), s.d(), id) + n);
   const std::vector<mjtNum> qpos(s.d()->qpos, s.d()->qpos + s.m()->nq);
   REQUIRE(s.set_key("hold", "setpoint", "0.1,0.2,0.3") == "");
@@ -75,7 +75,7 @@ TEST_CASE("viewer session: a key edit recompiles a native instance, keeps the st
   int changed = 0;
   for (int i = 0; i < n; ++i) changed += st[i] != before[i];
   CHECK(changed == 3);
-  CHECK(config_of(*s.host(), "hold", "setpoint") == "0.1,0.2,0.3");
+  CHECK(config_of(s.instances(), "hold", "setpoint") == "0.1,0.2,0.3");
   REQUIRE(s.overrides().size() == 1);
   CHECK(s.overrides()[0].origin == "viewer");
   run_for(s, 3.0);
@@ -88,11 +88,11 @@ TEST_CASE("viewer session: a key edit recompiles a native instance, keeps the st
   CHECK(err.find("kp") != std::string::npos);
   CHECK(err.find("hold") != std::string::npos);
   CHECK(s.m() == kept);
-  CHECK(config_of(*s.host(), "hold", "setpoint") == "0.1,0.2,0.3");
+  CHECK(config_of(s.instances(), "hold", "setpoint") == "0.1,0.2,0.3");
   CHECK(s.overrides().size() == 1);
   // Dropping every edit returns to the file's values.
   REQUIRE(s.set_overrides({}) == "");
-  CHECK(config_of(*s.host(), "hold", "setpoint") == "0.6,0.5,0.4");
+  CHECK(config_of(s.instances(), "hold", "setpoint") == "0.6,0.5,0.4");
 }
 
 TEST_CASE("viewer session: switching a native instance off removes its force, across edits", "[viewer]") {
@@ -137,8 +137,8 @@ TEST_CASE("viewer session: a failing reload keeps the old model, a good one repl
     std::ofstream(path) << changed;
   }
   CHECK(s.reload() == "");
-  CHECK(config_of(*s.host(), "hold", "setpoint") == "0.2,0.2,0.2");
-  CHECK(config_of(*s.host(), "hold", "kp") == "3");  // the viewer edit still applies and is kept
+  CHECK(config_of(s.instances(), "hold", "setpoint") == "0.2,0.2,0.2");
+  CHECK(config_of(s.instances(), "hold", "kp") == "3");  // the viewer edit still applies and is kept
   CHECK(s.d()->time == 0);
   std::remove(path.c_str());
 }
@@ -217,7 +217,7 @@ TEST_CASE("viewer targets: DLS x, y, z reaches MuJoCo's site and becomes the pos
   // Sending: posture 'close' drives every actuator (actuators=all); entries 0..2 (f1's joints) are replaced.
   const std::string msg = t.send(s, 0);
   CHECK(msg.find("close.target=") != std::string::npos);
-  const std::string tgt = config_of(*s.host(), "close", "target");
+  const std::string tgt = config_of(s.instances(), "close", "target");
   std::vector<double> vals;
   std::stringstream ss(tgt);
   std::string item;
@@ -245,7 +245,7 @@ TEST_CASE("viewer metrics: the grasp box agrees with the grasp_analysis sensor",
   Session s(source_path("models/grasp_sensor_scene.xml"));
   run_for(s, 1.0);
   GraspMonitor g(s.m(), "");
-  g.update(s.m(), s.d(), s.host(), true);
+  g.update(s.m(), s.d(), &s.instances(), true);
   const GraspMetrics& gm = g.metrics();
   CHECK(gm.object_name == "ball");
   CHECK(gm.object_source.find("grasp_analysis") != std::string::npos);
@@ -263,7 +263,7 @@ TEST_CASE("viewer metrics: the grasp box agrees with the grasp_analysis sensor",
   // A model without a free body says so instead of failing.
   Session p(source_path("models/pid_finger.xml"));
   GraspMonitor none(p.m(), "");
-  none.update(p.m(), p.d(), p.host(), false);
+  none.update(p.m(), p.d(), &p.instances(), false);
   CHECK(none.metrics().object == -1);
   CHECK(none.text().find("no free body") != std::string::npos);
 }
@@ -271,7 +271,7 @@ TEST_CASE("viewer metrics: the grasp box agrees with the grasp_analysis sensor",
 TEST_CASE("viewer signals and overlays: coil currents, ring buffer, contact geoms", "[viewer]") {
   Session s(source_path("models/direct_drive_coil_scene.xml"));
   run_for(s, 0.05);
-  const std::vector<Signal> sig = available_signals(s.m(), s.host());
+  const std::vector<Signal> sig = available_signals(s.m(), &s.instances());
   int coils = 0;
   for (const Signal& x : sig) {
     if (x.kind != SignalKind::kCoilCurrent) continue;

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <string>
 
-#include "scene/scenario.h"
-#include "scene/scene_spec.h"
-#include "scene/scene_writer.h"
+#include "studies/scenario.h"
+#include <mjhand/scene/scene_spec.h>
+#include <mjhand/scene/scene_writer.h>
 #include "test_util.h"
 
 using mjhand_test::source_path;

@@ -7,10 +7,10 @@
 #include <fstream>
 #include <string>
 
-#include "hand/yaml_fields.h"
-#include "scene/kelvin_voigt.h"
-#include "scene/scene_spec.h"
-#include "scene/scene_writer.h"
+#include <mjhand/hand/yaml_fields.h>
+#include <mjhand/scene/kelvin_voigt.h>
+#include <mjhand/scene/scene_spec.h>
+#include <mjhand/scene/scene_writer.h>
 #include "test_util.h"
 
 using Catch::Matchers::Contains;

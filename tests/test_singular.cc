@@ -8,17 +8,17 @@
 
 #include <Eigen/Dense>
 
-#include "grasp/contact_frames.h"
-#include "grasp/force_optimization.h"
-#include "grasp/grasp_matrix.h"
-#include "grasp/grasp_quality.h"
-#include "grasp/grasp_statics.h"
-#include "grasp/mobility.h"
-#include "grasp/wrench_space.h"
-#include "kinematics/dls_ik.h"
-#include "kinematics/egrasp_ik.h"
-#include "kinematics/forward_kinematics.h"
-#include "kinematics/singularity.h"
+#include <mjhand/grasp/contact_frames.h>
+#include <mjhand/grasp/force_optimization.h>
+#include <mjhand/grasp/grasp_matrix.h>
+#include <mjhand/grasp/grasp_quality.h>
+#include <mjhand/grasp/grasp_statics.h>
+#include <mjhand/grasp/mobility.h>
+#include <mjhand/grasp/wrench_space.h>
+#include <mjhand/kinematics/dls_ik.h>
+#include <mjhand/kinematics/egrasp_ik.h>
+#include <mjhand/kinematics/forward_kinematics.h>
+#include <mjhand/kinematics/singularity.h>
 
 using namespace mjhand;
 

@@ -5,9 +5,9 @@
 #include <limits>
 #include <random>
 
-#include "kinematics/egrasp_ik.h"
-#include "kinematics/forward_kinematics.h"
-#include "kinematics/singularity.h"
+#include <mjhand/kinematics/egrasp_ik.h>
+#include <mjhand/kinematics/forward_kinematics.h>
+#include <mjhand/kinematics/singularity.h>
 
 using namespace mjhand;
 

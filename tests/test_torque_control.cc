@@ -8,15 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "dc_motor/dc_motor.h"
-#include "host/host.h"
-#include "native/native_plugins.h"
+#include <mjhand/dc_motor/dc_motor.h>
+#include <mjhand/native/native_plugins.h>
 #include "test_util.h"
 
 using mjhand_test::attach_error;
 using mjhand_test::step_metrics;
 using mjhand_test::StepMetrics;
-#include "torque_control/torque_control.h"
+#include <mjhand/torque_control/torque_control.h>
 
 using namespace mjhand;
 using mjhand_test::load_xml_file;
@@ -43,7 +42,7 @@ TEST_CASE("torque sensor stiffness from eqs 31-32", "[controllers]") {
   // Outside the geometry's domain eq 31 is negative (alpha 30, beta 45) or singular (beta 0): rejected.
   REQUIRE(std::isnan(sensor_stiffness(30 * d2r, 45 * d2r, 10)));
   REQUIRE(std::isnan(sensor_stiffness(20 * d2r, 0, 10)));
-  REQUIRE_THAT(attach_error(with_press("type=torque_control sensor_joints=sensor actuators=motor alpha_deg=30 "
+  REQUIRE_THAT(attach_error(with_press("sensor_joints=sensor actuators=motor alpha_deg=30 "
                                        "beta_deg=45 chi=10 kps=20 torque_ref=0.5")),
                Catch::Contains("alpha_deg"));
 }
@@ -51,7 +50,6 @@ TEST_CASE("torque sensor stiffness from eqs 31-32", "[controllers]") {
 TEST_CASE("torque_control: fingertip force loop matches the derived eq 38, MuJoCo's spring is the sensor torque",
           "[controllers]") {
   auto m = load_xml_file(source_path("models/torque_fingertip.xml"));
-  auto host = Host::attach(m.get());
   auto d = make_data(m.get());
   const int drive = mj_name2id(m.get(), mjOBJ_JOINT, "drive"), sensor = mj_name2id(m.get(), mjOBJ_JOINT, "sensor");
   const int sdof = m->jnt_dofadr[sensor];
@@ -106,7 +104,6 @@ TEST_CASE("torque_control: fingertip force loop matches the derived eq 38, MuJoC
 TEST_CASE("torque_control: plain class equals the plugin, NaN reference latches a fault with ctrl at fault_ctrl",
           "[controllers]") {
   auto m = load_xml_file(source_path("models/torque_fingertip.xml"));
-  auto host = Host::attach(m.get());
   auto d = make_data(m.get());
   TorqueController::Options o;
   o.sensor_joints = {mj_name2id(m.get(), mjOBJ_JOINT, "sensor")};
@@ -139,18 +136,18 @@ TEST_CASE("torque_control: plain class equals the plugin, NaN reference latches 
   REQUIRE(d->ctrl[0] != 0);
 }
 
-TEST_CASE("torque_control: invalid configurations are rejected at attach", "[controllers]") {
-  const std::string ok = "type=torque_control sensor_joints=sensor actuators=motor alpha_deg=20 beta_deg=20 chi=10 ";
+TEST_CASE("torque_control: invalid configurations are rejected at load", "[controllers]") {
+  const std::string ok = "sensor_joints=sensor actuators=motor alpha_deg=20 beta_deg=20 chi=10 ";
   REQUIRE(attach_error(with_press(ok + "kps=20 torque_ref=0.5")).empty());
   REQUIRE_THAT(attach_error(with_press(ok + "torque_ref=0.5")), Catch::Contains("'kps'"));
   REQUIRE_THAT(attach_error(with_press(ok + "kps=-1 torque_ref=0.5")), Catch::Contains("'kps'"));
   REQUIRE_THAT(attach_error(with_press(ok + "kps=20")), Catch::Contains("'torque_ref'"));
   REQUIRE_THAT(attach_error(with_press(ok + "kps=20 torque_ref=0.5 k_theta=3")), Catch::Contains("k_theta"));
-  REQUIRE_THAT(attach_error(with_press("type=torque_control sensor_joints=nope actuators=motor k_theta=4 kps=1 "
+  REQUIRE_THAT(attach_error(with_press("sensor_joints=nope actuators=motor k_theta=4 kps=1 "
                                        "torque_ref=0")),
                Catch::Contains("nope"));
   // The MJCF stiffness must be the sensor's k_theta; the message gives the value to set.
-  REQUIRE_THAT(attach_error(with_press("type=torque_control sensor_joints=sensor actuators=motor k_theta=3 kps=1 "
+  REQUIRE_THAT(attach_error(with_press("sensor_joints=sensor actuators=motor k_theta=3 kps=1 "
                                        "torque_ref=0")),
                Catch::Contains("stiffness") && Catch::Contains("set stiffness=\"3\""));
 }

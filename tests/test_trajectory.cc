@@ -4,9 +4,9 @@
 #include <cmath>
 #include <vector>
 
-#include "kinematics/egrasp_ik.h"
-#include "kinematics/forward_kinematics.h"
-#include "trajectory/trajectory.h"
+#include <mjhand/kinematics/egrasp_ik.h>
+#include <mjhand/kinematics/forward_kinematics.h>
+#include <mjhand/trajectory/trajectory.h>
 
 using namespace mjhand;
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "io/model_io.h"
+#include <mjhand/io/model_io.h>
 
 namespace mjhand_test {
 
@@ -24,12 +24,12 @@ inline ModelPtr load_xml_file(const std::string& path) { return mjhand::load_mod
 // Compiles an MJCF string (through a temporary file) or throws.
 ModelPtr load_xml_string(const std::string& xml);
 
-// Compiles `xml` and attaches an mjhand Host: MuJoCo's load error (which carries mjhand's message for a native
-// instance) or the host's ConfigError message, or "" when both succeed.
+// Compiles `xml`: MuJoCo's load error (which carries mjhand's message for a bad plugin instance), or "" when it
+// compiles.
 std::string attach_error(const std::string& xml);
 
 // `xml` with the configuration of native instance <instance name="instance"> replaced by the keys of `data`
-// ("k=v k2=v2", the callback-host form; a type= key is ignored).
+// ("k=v k2=v2"; a type= key is ignored).
 std::string with_instance(const std::string& xml, const std::string& instance, const std::string& data);
 
 // Step-response figures of a sampled response y(t) toward `final`.

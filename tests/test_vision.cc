@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include "coupling/berul.h"
+#include <mjhand/coupling/berul.h>
 #include "render/image.h"
 #include "test_util.h"
 #include "vision/blobs.h"

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "coupling/berul.h"
+#include <mjhand/coupling/berul.h>
 #include "render/gl_context.h"
 #include "test_util.h"
 #include "vision/coupling_identify.h"

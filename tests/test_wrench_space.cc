@@ -7,9 +7,9 @@
 #include <random>
 #include <vector>
 
-#include "grasp/contact_frames.h"
-#include "grasp/wrench_space.h"
-#include "grasp/wrench_space_hull.h"
+#include <mjhand/grasp/contact_frames.h>
+#include <mjhand/grasp/wrench_space.h>
+#include <mjhand/grasp/wrench_space_hull.h>
 
 using namespace mjhand;
 

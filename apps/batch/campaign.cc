@@ -8,10 +8,10 @@
 #include <set>
 #include <sstream>
 
-#include "hand/yaml_fields.h"
-#include "io/text_file.h"
-#include "scene/scene_spec.h"
-#include "scene/scene_writer.h"
+#include <mjhand/hand/yaml_fields.h>
+#include <mjhand/io/text_file.h>
+#include <mjhand/scene/scene_spec.h>
+#include <mjhand/scene/scene_writer.h>
 
 namespace mjhand::batch {
 

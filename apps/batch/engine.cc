@@ -132,7 +132,7 @@ BatchReport run_campaign(const Campaign& c, const BatchOptions& o) {
     for (int t = 1; t < n; ++t) pool.emplace_back(worker);
     worker();  // the calling thread is worker 0
     for (std::thread& t : pool) t.join();
-  }  // variants die here: hosts detach, then models are freed
+  }  // variants die here: their models are freed
 
   rep.pending = static_cast<int>(todo.size()) - started;
   rep.stopped = stop.load() || halt.load();

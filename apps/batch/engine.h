@@ -29,7 +29,7 @@ struct BatchOptions {
   std::atomic<bool>* stop = nullptr;    // when it becomes true: take no new rollout, discard running ones
   std::function<void(const Progress&)> on_progress;  // called from workers, serialised by a lock
   WriteHooks hooks;                     // fault injection for tests
-  int variants_per_wave = 16;           // compiled models alive at once (the host routes at most 64 models)
+  int variants_per_wave = 16;           // compiled models alive at once (memory)
 };
 
 struct BatchReport {

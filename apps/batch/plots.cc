@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "atomic_file.h"
-#include "io/text_file.h"
+#include <mjhand/io/text_file.h>
 
 namespace mjhand::batch {
 

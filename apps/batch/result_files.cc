@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "atomic_file.h"
-#include "io/text_file.h"
+#include <mjhand/io/text_file.h>
 
 namespace mjhand::batch {
 

@@ -7,11 +7,12 @@
 #include <cstring>
 #include <map>
 
-#include "grasp/grasp_quality.h"
-#include "native/native_overrides.h"
-#include "grasp/grasp_state.h"
-#include "sensors/contact_detection.h"
-#include "sensors/grasp_analysis.h"
+#include <mjhand/grasp/grasp_quality.h>
+#include <mjhand/native/instances.h>
+#include <mjhand/native/native_overrides.h>
+#include <mjhand/grasp/grasp_state.h>
+#include <mjhand/sensors/contact_detection.h>
+#include <mjhand/sensors/grasp_analysis.h>
 
 namespace mjhand::batch {
 
@@ -25,10 +26,11 @@ std::string name_of(const mjModel* m, mjtObj type, int id) {
 // The contact_detection instances' channels (into v) and readable names for their sensors' components:
 // contact:f1_p1 ... contact:palm for the signals, contact_where:f1_p1:px ... :nz for the where-sensor. With several
 // instances the channel names carry the instance name (contact:NAME.f1_p1).
-std::map<int, std::vector<std::string>> contact_columns(const mjModel* m, const Host& host, Variant& v) {
+std::map<int, std::vector<std::string>> contact_columns(const mjModel* m, const InstanceList& instances,
+                                                        Variant& v) {
   std::vector<const Instance*> detectors;
-  for (const Instance* inst : host.all_instances()) {
-    if (inst->type == "contact_detection") detectors.push_back(inst);
+  for (const Instance& inst : instances) {
+    if (inst.type == "contact_detection") detectors.push_back(&inst);
   }
   std::map<int, std::vector<std::string>> named;
   for (const Instance* inst : detectors) {
@@ -82,14 +84,14 @@ std::vector<std::string> series_columns(const mjModel* m, int object,
 }
 
 // The scenario's object, else the grasp_analysis plugin's, else the only free-jointed body; -1 when none.
-int choose_object(const mjModel* m, const Host& host, const Scenario& s, std::string& error) {
+int choose_object(const mjModel* m, const InstanceList& instances, const Scenario& s, std::string& error) {
   if (!s.object.empty()) {
     const int id = mj_name2id(m, mjOBJ_BODY, s.object.c_str());
     if (id <= 0) error = "object: no body named '" + s.object + "' in the model";
     return id > 0 ? id : -1;
   }
-  for (const Instance* inst : host.all_instances()) {
-    if (const HandModel* h = grasp_analysis_hand(*inst->plugin)) return h->object_body;
+  for (const Instance& inst : instances) {
+    if (const HandModel* h = grasp_analysis_hand(*inst.plugin)) return h->object_body;
   }
   int found = -1, count = 0;
   for (int b = 1; b < m->nbody; ++b) {
@@ -234,28 +236,20 @@ std::unique_ptr<Variant> compile_variant(const Campaign& c, const RolloutSpec& s
     return v;
   }
   try {
-    AttachOptions opt;
-    opt.xml_path = s.model_path;
     std::vector<ConfigOverride> overrides;
     for (const auto& [k, val] : spec.overrides) {
       overrides.push_back(parse_override(k + "=" + val, c.file + ": scenario '" + s.name + "'"));
     }
-    // Native instances take their overrides in the compiled model; the callback host the rest.
-    v->model = compile_with_overrides(s.model_path, spec.model_text, overrides, &opt.overrides);
+    v->model = compile_with_overrides(s.model_path, spec.model_text, overrides);  // into the instances' <config>
     mjModel* m = v->model.get();
     if (c.timestep > 0) v->model->opt.timestep = c.timestep;
-    v->host = Host::attach(m, opt);
-    if (!v->host->instances().empty() && !callbacks_installed()) {
-      throw std::runtime_error("mjhand could not install its MuJoCo callbacks; plugins would not run");
-    }
-    const std::string unserved = unserved_user_objects(m, *v->host);
-    if (!unserved.empty()) throw std::runtime_error("no mjhand plugin instance serves these user objects:" + unserved);
+    const InstanceList instances(m);
     std::string err;
     if (!s.keyframe.empty()) {
       v->keyframe = find_keyframe(m, s.keyframe, err);
       if (!err.empty()) throw std::runtime_error(err);
     }
-    v->object = choose_object(m, *v->host, s, err);
+    v->object = choose_object(m, instances, s, err);
     if (!err.empty()) throw std::runtime_error(err);
     if (v->object >= 0) {
       try {
@@ -265,10 +259,9 @@ std::unique_ptr<Variant> compile_variant(const Campaign& c, const RolloutSpec& s
         v->has_hand = false;  // an object without a hand around it: pose only
       }
     }
-    v->columns = series_columns(m, v->object, contact_columns(m, *v->host, *v));
+    v->columns = series_columns(m, v->object, contact_columns(m, instances, *v));
   } catch (const std::exception& e) {
     v->error = s.model_path + ": " + e.what();
-    v->host.reset();
   }
   return v;
 }

@@ -10,18 +10,16 @@
 #include <vector>
 
 #include "campaign.h"
-#include "grasp/contact_frames.h"
-#include "host/host.h"
-#include "io/model_io.h"
+#include <mjhand/grasp/contact_frames.h>
+#include <mjhand/io/model_io.h>
 
 namespace mjhand::batch {
 
-// A model compiled from one substituted MJCF text with one plugin configuration, attached to the mjhand host.
-// Destroyed host first, then model (member order).
+// A model compiled from one substituted MJCF text with one plugin configuration (its mjhand instances validated by
+// MuJoCo's compile).
 struct Variant {
   std::string key;
   ModelPtr model;
-  std::unique_ptr<Host> host;
   std::string error;  // why it cannot run (compile, plugin or keyframe error): its rollouts fail with this reason
   int keyframe = -1;  // -1: qpos0
   int object = -1;    // reported body, -1: none
@@ -34,8 +32,8 @@ struct Variant {
 };
 
 // Compiles spec's model text (through MuJoCo's VFS under the original file name, so relative includes and meshes
-// resolve), applies the campaign timestep, attaches the host with the overrides. Never throws: errors go to .error.
-// Must run while no worker is stepping (attach is not thread-safe).
+// resolve) with the overrides written into the instances' <config>, applies the campaign timestep. Never throws:
+// errors go to .error.
 std::unique_ptr<Variant> compile_variant(const Campaign& c, const RolloutSpec& spec);
 
 // What one rollout produced.

@@ -118,7 +118,7 @@ void App::frame_update(double wall_dt) {
   Session& s = *ui_.session;
   const int steps = s.advance(wall_dt);
   // Epsilon needs a hull per evaluation (~1 ms): every 10th frame is plenty for a display.
-  ui_.grasp->update(s.m(), s.d(), s.host(), ui_.epsilon && frame_count_ % 10 == 0);
+  ui_.grasp->update(s.m(), s.d(), &s.instances(), ui_.epsilon && frame_count_ % 10 == 0);
   if (steps > 0 || frame_count_ == 0) ui_.plots.sample(s.m(), s.d());
   ++frame_count_;
 }

@@ -4,8 +4,8 @@
 #include <map>
 #include <sstream>
 
-#include "direct_drive/dynamic_model.h"
-#include "direct_drive/kinematics.h"
+#include <mjhand/direct_drive/dynamic_model.h>
+#include <mjhand/direct_drive/kinematics.h>
 #include "session.h"
 
 namespace mjhand::view {
@@ -42,9 +42,9 @@ std::vector<int> instance_joints(const mjModel* m, const Instance& inst) {
   }
   const std::string a = config_value(inst, "actuators");
   std::vector<int> acts;
-  if (a == "all") {  // native: every actuator bound to the instance
+  if (a == "all") {  // every actuator bound to the instance
     for (int i = 0; i < m->nu; ++i) {
-      if (inst.native_id < 0 || m->actuator_plugin[i] == inst.native_id) acts.push_back(i);
+      if (m->actuator_plugin[i] == inst.id) acts.push_back(i);
     }
   } else {
     for (const std::string& n : split_list(a)) acts.push_back(mj_name2id(m, mjOBJ_ACTUATOR, n.c_str()));
@@ -145,7 +145,6 @@ std::string FingerTargets::send(Session& s, int k) {
   FingerTarget& f = fingers_[k];
   if (!f.solved) return "solve first";
   const mjModel* m = s.m();
-  Host* host = s.host();
   std::map<std::string, std::vector<std::string>> edits;  // instance -> new value list of its target key
   std::map<std::string, std::string> edit_key;
   std::string report, missing;
@@ -154,8 +153,7 @@ std::string FingerTargets::send(Session& s, int k) {
     const char* jn = mj_id2name(m, mjOBJ_JOINT, joint);
     bool done = false;
     // (1) an enabled instance with a per-joint target key that covers this joint.
-    for (const Instance* instp : host->all_instances()) {
-      const Instance& inst = *instp;
+    for (const Instance& inst : s.instances()) {
       if (!s.enabled(inst.name)) continue;
       std::string key;
       for (const char* cand : {"setpoint", "target", "q1"}) {
@@ -189,8 +187,7 @@ std::string FingerTargets::send(Session& s, int k) {
     for (int a = 0; a < m->nu && !done; ++a) {
       if (m->actuator_trntype[a] != mjTRN_JOINT || m->actuator_trnid[2 * a] != joint || !is_position_servo(m, a)) continue;
       bool owned = false;
-      for (const Instance* instp : host->all_instances()) {
-      const Instance& inst = *instp;
+      for (const Instance& inst : s.instances()) {
         for (int c : inst.plugin->owned_ctrls()) owned |= (c == a) && s.enabled(inst.name);
       }
       if (owned) continue;

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "direct_drive/finger.h"
-#include "hand/model_chains.h"
-#include "kinematics/dls_ik.h"
+#include <mjhand/direct_drive/finger.h>
+#include <mjhand/hand/model_chains.h>
+#include <mjhand/kinematics/dls_ik.h>
 
 namespace mjhand::view {
 

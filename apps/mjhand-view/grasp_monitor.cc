@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "grasp/grasp_quality.h"
-#include "grasp/wrench_space.h"
+#include <mjhand/grasp/grasp_quality.h>
+#include <mjhand/grasp/wrench_space.h>
 
 namespace mjhand::view {
 
@@ -25,13 +25,14 @@ GraspMonitor::GraspMonitor(const mjModel* m, const std::string& forced_object) {
   }
 }
 
-int GraspMonitor::choose_object(const mjModel* m, const mjData* d, const Host* host, std::string& source) const {
+int GraspMonitor::choose_object(const mjModel* m, const mjData* d, const InstanceList* instances, std::string& source) const {
   if (forced_ > 0) {
     source = "--object";
     return forced_;
   }
-  if (host) {
-    for (const Instance* inst : host->all_instances()) {
+  if (instances) {
+    for (const Instance& instance : *instances) {
+      const Instance* inst = &instance;
       if (const HandModel* h = grasp_analysis_hand(*inst->plugin)) {
         source = "grasp_analysis instance '" + inst->name + "'";
         return h->object_body;
@@ -54,7 +55,7 @@ int GraspMonitor::choose_object(const mjModel* m, const mjData* d, const Host* h
   return best;
 }
 
-void GraspMonitor::rebuild(const mjModel* m, int object, const Host* host) {
+void GraspMonitor::rebuild(const mjModel* m, int object, const InstanceList* instances) {
   built_for_ = object;
   build_error_.clear();
   hand_.reset();
@@ -62,8 +63,9 @@ void GraspMonitor::rebuild(const mjModel* m, int object, const Host* host) {
   if (object < 0) return;
   try {
     const HandModel* from_plugin = nullptr;
-    if (host) {
-      for (const Instance* inst : host->all_instances()) {
+    if (instances) {
+      for (const Instance& instance : *instances) {
+      const Instance* inst = &instance;
         const HandModel* h = grasp_analysis_hand(*inst->plugin);
         if (h && h->object_body == object) from_plugin = h;
       }
@@ -76,11 +78,11 @@ void GraspMonitor::rebuild(const mjModel* m, int object, const Host* host) {
   }
 }
 
-void GraspMonitor::update(const mjModel* m, const mjData* d, const Host* host, bool epsilon) {
+void GraspMonitor::update(const mjModel* m, const mjData* d, const InstanceList* instances, bool epsilon) {
   GraspMetrics& g = metrics_;
   std::string source;
-  const int object = choose_object(m, d, host, source);
-  if (object != built_for_) rebuild(m, object, host);
+  const int object = choose_object(m, d, instances, source);
+  if (object != built_for_) rebuild(m, object, instances);
   g = GraspMetrics{};
   g.object = object;
   g.object_source = source;

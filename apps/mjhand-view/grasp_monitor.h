@@ -8,10 +8,10 @@
 #include <memory>
 #include <string>
 
-#include "grasp/contact_frames.h"
-#include "grasp/grasp_state.h"
-#include "host/host.h"
-#include "sensors/grasp_analysis.h"
+#include <mjhand/grasp/contact_frames.h>
+#include <mjhand/grasp/grasp_state.h>
+#include <mjhand/native/instances.h>
+#include <mjhand/sensors/grasp_analysis.h>
 
 namespace mjhand::view {
 
@@ -35,16 +35,16 @@ class GraspMonitor {
   // forced_object: body name from --object ("" = choose automatically each update); throws std::runtime_error
   // when that body does not exist.
   GraspMonitor(const mjModel* m, const std::string& forced_object);
-  // Recomputes the metrics from d (after mj_step / mj_forward). host may be null. epsilon: also run the (slower)
+  // Recomputes the metrics from d (after mj_step / mj_forward). instances may be null. epsilon: also run the (slower)
   // wrench-space hull.
-  void update(const mjModel* m, const mjData* d, const Host* host, bool epsilon);
+  void update(const mjModel* m, const mjData* d, const InstanceList* instances, bool epsilon);
   const GraspMetrics& metrics() const { return metrics_; }
   // The metrics as the lines of the text box.
   std::string text() const;
 
  private:
-  int choose_object(const mjModel* m, const mjData* d, const Host* host, std::string& source) const;
-  void rebuild(const mjModel* m, int object, const Host* host);
+  int choose_object(const mjModel* m, const mjData* d, const InstanceList* instances, std::string& source) const;
+  void rebuild(const mjModel* m, int object, const InstanceList* instances);
 
   int forced_ = -1;
   int built_for_ = -2;

@@ -32,7 +32,7 @@ int App::run_headless() {
   }
   for (const std::string& line : s.log) std::fprintf(stderr, "mjhand-view: %s\n", line.c_str());
   mj_forward(m, d);
-  ui_.grasp->update(m, d, s.host(), ui_.epsilon);
+  ui_.grasp->update(m, d, &s.instances(), ui_.epsilon);
 
   render::OffscreenRenderer r(m, opt_.width, opt_.height);
   init_camera();

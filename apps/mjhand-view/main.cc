@@ -4,7 +4,7 @@
 
 #include "app.h"
 #include "render/gl_context.h"
-#include "native/native_plugins.h"
+#include <mjhand/native/native_plugins.h>
 
 int main(int argc, char** argv) {
   mjhand::register_native_plugins();  // "mjhand.*" plugins known to MuJoCo before any model loads

@@ -11,8 +11,7 @@ namespace mjhand::view {
 namespace {
 // The enabled instance that writes actuator a's ctrl, or nullptr.
 const Instance* ctrl_owner(const Session& s, int a) {
-  for (const Instance* instp : s.host()->all_instances()) {
-    const Instance& inst = *instp;
+  for (const Instance& inst : s.instances()) {
     for (int c : inst.plugin->owned_ctrls()) {
       if (c == a && s.enabled(inst.name)) return &inst;
     }
@@ -78,7 +77,7 @@ void draw_joint_panel(UiState& ui) {
       ImGui::SameLine();
       if (ImGui::SmallButton("Solve + send targets")) {
         if (t.solve(m, d, ki)) f.status = t.send(s, ki);
-        ++ui.host_generation;
+        ++ui.instances_generation;
       }
       ImGui::SameLine();
       if (ImGui::SmallButton("Solve + set pose")) {

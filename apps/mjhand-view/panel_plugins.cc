@@ -1,11 +1,11 @@
-// Plugin panel: every mjhand instance (callback-host and native) with its resolved configuration (editable: text
-// field + Apply re-attaches the host, or recompiles the model for a native instance, with all edits so far), on/off
-// switch, live state (d->userdata or d->plugin_state), owned ctrl/force and sensor values.
+// Plugin panel: every mjhand instance with its configuration (editable: text field + Apply recompiles the model with
+// all edits so far), on/off switch, live state (its slice of d->plugin_state), actuator forces / driven ctrl and
+// sensor values.
 #include <imgui.h>
 
 #include <cstring>
 
-#include "native/native_plugins.h"
+#include <mjhand/native/native_plugins.h>
 #include "ui_state.h"
 
 namespace mjhand::view {
@@ -13,10 +13,10 @@ namespace mjhand::view {
 namespace {
 void fill_edit_fields(UiState& ui) {
   ui.edit_text.clear();
-  for (const Instance* inst : ui.session->host()->all_instances()) {
-    for (const auto& kv : inst->config) ui.edit_text[inst->name + "." + kv.first] = kv.second;
+  for (const Instance& inst : ui.session->instances()) {
+    for (const auto& kv : inst.config) ui.edit_text[inst.name + "." + kv.first] = kv.second;
   }
-  ui.edit_generation = ui.host_generation;
+  ui.edit_generation = ui.instances_generation;
 }
 
 std::string name_or_id(const mjModel* m, int type, int id) {
@@ -31,22 +31,19 @@ void draw_plugin_panel(UiState& ui) {
     return;
   }
   Session& s = *ui.session;
-  Host* host = s.host();
-  if (ui.edit_generation != ui.host_generation) fill_edit_fields(ui);
+  if (ui.edit_generation != ui.instances_generation) fill_edit_fields(ui);
   const mjModel* m = s.m();
   mjData* d = s.d();
-  if (host->all_instances().empty()) ImGui::TextWrapped("This model declares no mjhand plugin instances.");
-  for (const Instance* instance : host->all_instances()) {
-    const Instance& inst = *instance;
+  if (s.instances().empty()) ImGui::TextWrapped("This model declares no mjhand plugin instances.");
+  for (const Instance& inst : s.instances()) {
     ImGui::PushID(inst.name.c_str());
     bool on = s.enabled(inst.name);
     if (ImGui::Checkbox("##on", &on)) s.set_enabled(inst.name, on);
     ImGui::SameLine();
-    const std::string header = inst.name + "  (" + inst.type + (inst.native_id >= 0 ? ", native" : "") + ")" +
-                               (on ? "" : "  [off]");
+    const std::string header = inst.name + "  (" + inst.type + ")" + (on ? "" : "  [off]");
     if (ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
       ImGui::Indent();
-      // Configuration: one text field per key; Apply re-attaches with every edit made so far.
+      // Configuration: one text field per key; Apply recompiles with every edit made so far.
       for (const auto& kv : inst.config) {
         if (kv.first == "type") continue;
         std::string& text = ui.edit_text[inst.name + "." + kv.first];
@@ -63,7 +60,7 @@ void draw_plugin_panel(UiState& ui) {
             } else {
               ui.say(err, true);
             }
-            ++ui.host_generation;  // the host was re-attached: instance references and fields are stale
+            ++ui.instances_generation;  // the model was recompiled: instance references and fields are stale
             ImGui::Unindent();
             ImGui::PopID();
             ImGui::End();
@@ -73,9 +70,8 @@ void draw_plugin_panel(UiState& ui) {
       }
       // Live state.
       const int n = inst.plugin->nstate();
-      const bool ready = inst.native_id >= 0 || host->state_ready(d);
-      if (n > 0 && ready) {
-        const mjtNum* st = inst.native_id >= 0 ? native_state(m, d, inst.native_id) : host->state(d, inst);
+      if (n > 0) {
+        const mjtNum* st = native_state(m, d, inst.id);
         std::string line = "state:";
         for (int i = 0; i < n && i < 24; ++i) {
           char b[32];
@@ -85,11 +81,11 @@ void draw_plugin_panel(UiState& ui) {
         if (n > 24) line += " ...";
         ImGui::TextWrapped("%s", line.c_str());
       }
-      for (int a : inst.plugin->owned_ctrls()) {  // native: the controller's output is the actuator's force
-        if (inst.native_id >= 0) {
+      for (int a : inst.plugin->owned_ctrls()) {  // its own actuators' force, or the actuator model input it drives
+        if (m->actuator_plugin[a] == inst.id) {
           ImGui::Text("actuator %s: force %.5g", name_or_id(m, mjOBJ_ACTUATOR, a).c_str(), d->actuator_force[a]);
         } else {
-          ImGui::Text("ctrl %s = %.5g", name_or_id(m, mjOBJ_ACTUATOR, a).c_str(), d->ctrl[a]);
+          ImGui::Text("drives ctrl %s = %.5g", name_or_id(m, mjOBJ_ACTUATOR, a).c_str(), d->ctrl[a]);
         }
       }
       for (int a : inst.plugin->owned_actuators()) {
@@ -115,7 +111,7 @@ void draw_plugin_panel(UiState& ui) {
     if (ImGui::Button("Drop all edits")) {
       const std::string err = s.set_overrides({});
       if (!err.empty()) ui.say(err, true);
-      ++ui.host_generation;
+      ++ui.instances_generation;
     }
   }
   ImGui::End();

@@ -1,7 +1,7 @@
 #include "session.h"
 
-#include "native/native_overrides.h"
-#include "native/native_plugins.h"
+#include <mjhand/native/native_overrides.h>
+#include <mjhand/native/native_plugins.h>
 
 #include <chrono>
 #include <cmath>
@@ -10,23 +10,11 @@
 namespace mjhand::view {
 
 Session::Session(const std::string& path) : path_(path) {
-  std::vector<ConfigOverride> none;
-  m_ = load_model_with_overrides(path, {}, &none);  // errors name the file and line of a bad plugin instance
-  host_ = attach(m_.get(), {});
+  m_ = load_model_with_overrides(path, {});  // errors name the file and line of a bad plugin instance
+  instances_ = std::make_unique<InstanceList>(m_.get());
   d_ = make_data(m_.get());
   mjv_defaultPerturb(&pert);
   mj_forward(m_.get(), d_.get());
-}
-
-Session::~Session() {
-  host_.reset();  // detach before the model goes (plugin-host.md: "Detach before mj_deleteModel")
-}
-
-std::unique_ptr<Host> Session::attach(const mjModel* m, const std::vector<ConfigOverride>& overrides) const {
-  AttachOptions opt;
-  opt.xml_path = path_;
-  opt.overrides = overrides;
-  return Host::attach(m, opt);
 }
 
 void Session::note(const std::string& s) {
@@ -35,46 +23,38 @@ void Session::note(const std::string& s) {
 }
 
 void Session::apply_enabled() {
-  for (const Instance& inst : host_->instances()) host_->set_enabled(inst.name, disabled_.count(inst.name) == 0);
-  for (const Instance& inst : host_->native_instances()) {  // a native instance's switch is part of its mjData
-    set_native_enabled(m_.get(), d_.get(), inst.native_id, disabled_.count(inst.name) == 0);
+  for (const Instance& inst : *instances_) {  // an instance's switch is part of its mjData
+    set_native_enabled(m_.get(), d_.get(), inst.id, disabled_.count(inst.name) == 0);
   }
 }
 
 std::string Session::reload() {
   ModelPtr nm;
+  std::vector<ConfigOverride> kept = overrides_;
   try {
-    std::vector<ConfigOverride> none;
-    nm = load_model_with_overrides(path_, {}, &none);
+    nm = load_model_with_overrides(path_, {});
   } catch (const std::exception& e) {
     return e.what();
   }
-  std::unique_ptr<Host> nh;
-  std::vector<ConfigOverride> kept = overrides_;
-  try {
-    if (!kept.empty()) {  // native edits are compiled into the model
-      std::vector<ConfigOverride> host_kept;
-      ModelPtr edited = load_model_with_overrides(path_, kept, &host_kept);
-      nh = attach(edited.get(), host_kept);
-      nm = std::move(edited);
-    } else {
-      nh = attach(nm.get(), kept);
-    }
-  } catch (const std::exception& with_edits) {
-    if (kept.empty()) return with_edits.what();
-    try {  // the file changed so that an edit no longer applies: keep the file's own values
-      nh = attach(nm.get(), {});
+  if (!kept.empty()) {  // the edits are compiled into the model
+    try {
+      nm = load_model_with_overrides(path_, kept);
+    } catch (const std::exception& with_edits) {  // the file changed so that an edit no longer applies
       kept.clear();
       note(std::string("reload: viewer edits dropped (") + with_edits.what() + ")");
-    } catch (const std::exception& e) {
-      return e.what();
     }
   }
+  std::unique_ptr<InstanceList> ni;
+  try {
+    ni = std::make_unique<InstanceList>(nm.get());
+  } catch (const std::exception& e) {
+    return e.what();
+  }
   DataPtr nd = make_data(nm.get());
-  replace(std::move(nm), std::move(nd), std::move(nh));
+  replace(std::move(nm), std::move(nd), std::move(ni));
   overrides_ = kept;
   for (auto it = disabled_.begin(); it != disabled_.end();) {
-    it = host_->find_any(*it) ? std::next(it) : disabled_.erase(it);
+    it = instances_->find(*it) ? std::next(it) : disabled_.erase(it);
   }
   apply_enabled();
   if (keyframe_ >= m_->nkey) keyframe_ = -1;
@@ -159,35 +139,19 @@ int Session::advance(double wall_dt, double max_wall_s) {
   return steps;
 }
 
-namespace {
-// What reset() would write for every instance of h in d's situation: config-derived entries (setpoints, gains
-// copied into state) plus time/measurement-derived ones.
-std::vector<mjtNum> fresh_state(const Host& h, const mjModel* m, const mjData* d) {
-  std::vector<mjtNum> out(h.userdata_size(), 0.0);
-  for (const Instance& inst : h.instances()) {
-    if (inst.plugin->nstate() > 0) inst.plugin->reset(m, d, out.data() + inst.state_adr);
-  }
-  return out;
-}
-
-}  // namespace
-
-void Session::replace(ModelPtr m, DataPtr d, std::unique_ptr<Host> h) {
-  host_.reset();  // the old host detaches before its model is deleted
+void Session::replace(ModelPtr m, DataPtr d, std::unique_ptr<InstanceList> instances) {
+  instances_ = std::move(instances);  // its inspection objects refer to no model data, so the order is free
   d_.reset();
   m_ = std::move(m);
   d_ = std::move(d);
-  host_ = std::move(h);
 }
 
-std::string Session::set_native_overrides(const std::vector<ConfigOverride>& overrides) {
+std::string Session::set_overrides(const std::vector<ConfigOverride>& overrides) {
   ModelPtr nm;
-  std::unique_ptr<Host> nh;
+  std::unique_ptr<InstanceList> ni;
   try {
-    AttachOptions opt;
-    opt.xml_path = path_;
-    nm = load_model_with_overrides(path_, overrides, &opt.overrides);
-    nh = Host::attach(nm.get(), opt);
+    nm = load_model_with_overrides(path_, overrides);
+    ni = std::make_unique<InstanceList>(nm.get());
   } catch (const std::exception& e) {
     return e.what();  // nothing changed
   }
@@ -199,23 +163,23 @@ std::string Session::set_native_overrides(const std::vector<ConfigOverride>& ove
     std::vector<mjtNum> state(mj_stateSize(m_.get(), sig));
     mj_getState(m_.get(), d_.get(), state.data(), sig);
     mj_setState(nm.get(), nd.get(), state.data(), sig);
-    // As for callback instances: running state is kept, entries that reset() derives from the configuration take
-    // the new configuration's values.
-    for (size_t k = 0; k < nh->native_instances().size() && k < host_->native_instances().size(); ++k) {
-      const Instance& was = host_->native_instances()[k];
-      const Instance& now = nh->native_instances()[k];
-      const int n = native_state_size(nm.get(), now.native_id);
-      if (was.name != now.name || n != native_state_size(m_.get(), was.native_id) || n == 0) continue;
+    // Running state (integrators, timers, filters) is kept; the entries that reset() derives from the configuration
+    // (e.g. a PID setpoint that lives in state) take the new configuration's values. Plugin types need no viewer code.
+    for (size_t k = 0; k < ni->size() && k < instances_->size(); ++k) {
+      const Instance& was = instances_->all()[k];
+      const Instance& now = ni->all()[k];
+      const int n = native_state_size(nm.get(), now.id);
+      if (was.name != now.name || n != native_state_size(m_.get(), was.id) || n == 0) continue;
       std::vector<mjtNum> old_fresh(n), new_fresh(n);
       was.plugin->reset(m_.get(), d_.get(), old_fresh.data());
       now.plugin->reset(nm.get(), nd.get(), new_fresh.data());
-      mjtNum* live = native_state(nm.get(), nd.get(), now.native_id);
+      mjtNum* live = native_state(nm.get(), nd.get(), now.id);
       for (int i = 0; i < n; ++i) {
         if (new_fresh[i] != old_fresh[i]) live[i] = new_fresh[i];
       }
     }
   }
-  replace(std::move(nm), std::move(nd), std::move(nh));
+  replace(std::move(nm), std::move(nd), std::move(ni));
   overrides_ = overrides;
   apply_enabled();
   // Derived quantities for whoever reads d before the next step; the plugin state stays as carried over (a
@@ -224,58 +188,6 @@ std::string Session::set_native_overrides(const std::vector<ConfigOverride>& ove
   mj_getState(m_.get(), d_.get(), plugin_state.data(), mjSTATE_PLUGIN);
   mj_forward(m_.get(), d_.get());
   mj_setState(m_.get(), d_.get(), plugin_state.data(), mjSTATE_PLUGIN);
-  return "";
-}
-
-std::string Session::set_overrides(const std::vector<ConfigOverride>& overrides) {
-  // Native instances are configured when MuJoCo compiles the model: new edits or dropped ones mean a recompile.
-  auto names_native = [this](const std::vector<ConfigOverride>& list) {
-    for (const ConfigOverride& o : list) {
-      if (mj_name2id(m_.get(), mjOBJ_PLUGIN, o.instance.c_str()) >= 0) return true;
-    }
-    return false;
-  };
-  if (names_native(overrides) || names_native(overrides_)) return set_native_overrides(overrides);
-  mjData* d = d_.get();
-  const bool live = host_->state_ready(d);
-  // Reset states of the old configuration, taken before its plugins go away.
-  const std::vector<mjtNum> old_fresh = live ? fresh_state(*host_, m_.get(), d) : std::vector<mjtNum>();
-  const int old_size = host_->userdata_size();
-  std::vector<std::pair<std::string, std::pair<int, int>>> old_slices;
-  for (const Instance& inst : host_->instances()) old_slices.push_back({inst.name, {inst.state_adr, inst.plugin->nstate()}});
-  host_.reset();  // one Host per model: the old one detaches first
-  try {
-    host_ = attach(m_.get(), overrides);
-  } catch (const std::exception& e) {
-    const std::string why = e.what();
-    try {
-      host_ = attach(m_.get(), overrides_);  // these attached before, so they attach again
-    } catch (const std::exception&) {
-      host_ = attach(m_.get(), {});  // cannot fail: the model attached without edits when it was loaded
-      overrides_.clear();
-    }
-    apply_enabled();
-    return why;
-  }
-  overrides_ = overrides;
-  apply_enabled();
-  bool same = host_->userdata_size() == old_size && host_->instances().size() == old_slices.size();
-  for (size_t i = 0; same && i < old_slices.size(); ++i) {
-    const Instance& inst = host_->instances()[i];
-    same = inst.name == old_slices[i].first && inst.state_adr == old_slices[i].second.first &&
-           inst.plugin->nstate() == old_slices[i].second.second;
-  }
-  if (!same) {
-    host_->reset_state(d);  // the layout changed: the plugins restart from reset()
-  } else if (live) {
-    // Keep the running state (integrators, timers, filters) but take every entry that reset() derives from the
-    // configuration: where the old and new configurations' reset states differ (e.g. a PID setpoint that lives
-    // in state), the new value is copied in. Plugin types need no viewer code for this.
-    const std::vector<mjtNum> new_fresh = fresh_state(*host_, m_.get(), d);
-    for (size_t i = 0; i < new_fresh.size(); ++i) {
-      if (new_fresh[i] != old_fresh[i]) d->userdata[i] = new_fresh[i];
-    }
-  }
   return "";
 }
 
@@ -289,12 +201,8 @@ std::string Session::set_key(const std::string& instance, const std::string& key
 }
 
 void Session::set_enabled(const std::string& instance, bool on) {
-  const Instance* inst = host_->find_any(instance);
-  if (inst && inst->native_id >= 0) {
-    set_native_enabled(m_.get(), d_.get(), inst->native_id, on);
-  } else {
-    host_->set_enabled(instance, on);
-  }
+  const Instance& inst = instances_->at(instance);  // ConfigError naming the known instances
+  set_native_enabled(m_.get(), d_.get(), inst.id, on);
   if (on) {
     disabled_.erase(instance);
   } else {

@@ -1,4 +1,4 @@
-// The simulation behind the viewer: model, data and plugin host, with reload, reset, keyframes, real-time stepping,
+// The simulation behind the viewer: model, data and its mjhand plugin instances, with reload, reset, keyframes, real-time stepping,
 // mouse perturbation and run-time edits of plugin keys and on/off switches. No UI code, so headless mode and the
 // interactive window step the same way.
 #pragma once
@@ -11,24 +11,25 @@
 #include <string>
 #include <vector>
 
-#include "host/host.h"
-#include "io/model_io.h"
+#include <mjhand/io/model_io.h>
+#include <mjhand/native/instances.h>
+#include <mjhand/native/native_overrides.h>
 
 namespace mjhand::view {
 
 class Session {
  public:
-  // Loads path (MuJoCo's message on failure) and attaches its plugins; throws std::runtime_error / ConfigError.
+  // Loads path (MuJoCo's message on failure, which carries mjhand's for a bad instance); throws std::runtime_error /
+  // ConfigError.
   explicit Session(const std::string& path);
-  ~Session();
 
   const std::string& path() const { return path_; }
   mjModel* m() const { return m_.get(); }
   mjData* d() const { return d_.get(); }
-  Host* host() const { return host_.get(); }
+  const InstanceList& instances() const { return *instances_; }
 
-  // Recompiles the file; on success replaces model, data and host (edits that still apply are kept) and returns "".
-  // On failure keeps everything and returns MuJoCo's or the host's message.
+  // Recompiles the file; on success replaces model and data (edits that still apply are kept) and returns "".
+  // On failure keeps everything and returns MuJoCo's message.
   std::string reload();
   // mj_resetData, or the selected keyframe; plugins restart from their reset state.
   void reset();
@@ -50,13 +51,13 @@ class Session {
   double speed = 1.0;  // simulated seconds per wall second
   mjvPerturb pert;     // mouse perturbation (simulate's ctrl+drag)
 
-  // Plugin edits. Applies instance.key = value by re-attaching the host with every edit so far; "" or the error
-  // (the previous edits are re-attached then).
+  // Plugin edits. Applies instance.key = value by recompiling the model with every edit so far (MuJoCo compiles an
+  // instance's configuration into the model) and carrying the simulation over; "" or the error (nothing changes then).
   std::string set_key(const std::string& instance, const std::string& key, const std::string& value);
   // Replaces the whole edit list (e.g. several keys at once); same contract as set_key.
   std::string set_overrides(const std::vector<ConfigOverride>& overrides);
   const std::vector<ConfigOverride>& overrides() const { return overrides_; }
-  // Switches an instance on/off; remembered across re-attach and reload.
+  // Switches an instance on/off; remembered across edits, resets and reload.
   void set_enabled(const std::string& instance, bool on);
   bool enabled(const std::string& instance) const;
 
@@ -64,19 +65,15 @@ class Session {
   std::vector<std::string> log;
 
  private:
-  std::unique_ptr<Host> attach(const mjModel* m, const std::vector<ConfigOverride>& overrides) const;
-  // set_overrides when an edit names a native instance: recompiles the model with the edits and carries the
-  // simulation state over to it.
-  std::string set_native_overrides(const std::vector<ConfigOverride>& overrides);
-  // Makes m, d, h the session's model, data and host (the old host detaches first).
-  void replace(ModelPtr m, DataPtr d, std::unique_ptr<Host> h);
+  // Makes m and d the session's model and data, with the instance list of m.
+  void replace(ModelPtr m, DataPtr d, std::unique_ptr<InstanceList> instances);
   void apply_enabled();
   void note(const std::string& s);
 
   std::string path_;
   ModelPtr m_;
   DataPtr d_;
-  std::unique_ptr<Host> host_;
+  std::unique_ptr<InstanceList> instances_;
   std::vector<ConfigOverride> overrides_;
   std::set<std::string> disabled_;
   int keyframe_ = -1;

@@ -11,7 +11,7 @@ std::string name_of(const mjModel* m, int type, int id, const char* what) {
 }
 }  // namespace
 
-std::vector<Signal> available_signals(const mjModel* m, const Host* host) {
+std::vector<Signal> available_signals(const mjModel* m, const InstanceList* instances) {
   std::vector<Signal> out;
   for (int j = 0; j < m->njnt; ++j) {
     if (m->jnt_type[j] == mjJNT_HINGE) out.push_back({"q " + name_of(m, mjOBJ_JOINT, j, "joint") + " [rad]", SignalKind::kJointPos, j});
@@ -20,9 +20,8 @@ std::vector<Signal> available_signals(const mjModel* m, const Host* host) {
   for (int a = 0; a < m->nu; ++a) {
     out.push_back({"force " + name_of(m, mjOBJ_ACTUATOR, a, "actuator") + " [N m or N]", SignalKind::kActuatorForce, a});
   }
-  if (host) {
-    for (const Instance* instp : host->all_instances()) {
-      const Instance& inst = *instp;
+  if (instances) {
+    for (const Instance& inst : *instances) {
       if (inst.type != "coil_actuator") continue;
       for (int a : inst.plugin->owned_actuators()) {
         out.push_back({"current " + name_of(m, mjOBJ_ACTUATOR, a, "actuator") + " [A]", SignalKind::kCoilCurrent, a});
@@ -73,12 +72,12 @@ float RingBuffer::max() const {
   return count_ ? *std::max_element(data_.begin(), data_.begin() + count_) : 0.0f;
 }
 
-void PlotSet::rebuild(const mjModel* m, const Host* host) {
+void PlotSet::rebuild(const mjModel* m, const InstanceList* instances) {
   std::vector<std::string> keep;
   for (size_t i = 0; i < signals.size(); ++i) {
     if (selected[i]) keep.push_back(signals[i].label);
   }
-  signals = available_signals(m, host);
+  signals = available_signals(m, instances);
   selected.assign(signals.size(), false);
   buffers.assign(signals.size(), RingBuffer());
   for (size_t i = 0; i < signals.size(); ++i) {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "host/host.h"
+#include <mjhand/native/instances.h>
 
 namespace mjhand::view {
 
@@ -21,7 +21,7 @@ struct Signal {
 
 // Every signal of m: hinge/slide joint angles, actuator forces, ctrl of actuators served by coil_actuator
 // instances (the coil current [A]), the summed contact normal force, and scalar sensors.
-std::vector<Signal> available_signals(const mjModel* m, const Host* host);
+std::vector<Signal> available_signals(const mjModel* m, const InstanceList* instances);
 
 // The signal's current value in d.
 double read_signal(const mjModel* m, const mjData* d, const Signal& s);
@@ -50,7 +50,7 @@ struct PlotSet {
   std::vector<RingBuffer> buffers;  // one per signal, sized once
 
   // Resets the list for a (re)loaded model.
-  void rebuild(const mjModel* m, const Host* host);
+  void rebuild(const mjModel* m, const InstanceList* instances);
   // Appends the current value of every selected signal.
   void sample(const mjModel* m, const mjData* d);
   void clear();

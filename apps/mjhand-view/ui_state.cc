@@ -16,8 +16,8 @@ void UiState::rebuild_for_model() {
   }
   targets = std::make_unique<FingerTargets>(m);
   for (size_t k = 0; k < targets->fingers().size(); ++k) targets->read_current(m, session->d(), static_cast<int>(k));
-  plots.rebuild(m, session->host());
-  ++host_generation;
+  plots.rebuild(m, &session->instances());
+  ++instances_generation;
 }
 
 void draw_all_panels(UiState& ui, float width, float height) {

@@ -30,8 +30,8 @@ struct UiState {
   bool status_is_error = false;
   // Edit fields of the plugin panel, keyed by "instance.key"; filled from Instance::config on (re)attach.
   std::map<std::string, std::string> edit_text;
-  int edit_generation = -1;  // host generation the edit fields were filled from
-  int host_generation = 0;   // bumped whenever the host is re-attached or the model reloaded
+  int edit_generation = -1;  // instances generation the edit fields were filled from
+  int instances_generation = 0;   // bumped whenever the model is recompiled (edits) or reloaded
 
   // (Re)creates the grasp monitor, finger targets and plot list for the session's current model.
   void rebuild_for_model();

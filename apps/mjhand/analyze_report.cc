@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "grasp/grasp_matrix.h"
-#include "grasp/hand_jacobian.h"
+#include <mjhand/grasp/grasp_matrix.h>
+#include <mjhand/grasp/hand_jacobian.h>
 
 namespace mjhand::cli {
 

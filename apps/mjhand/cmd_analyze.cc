@@ -14,12 +14,13 @@
 #include "args.h"
 #include "model_state.h"
 #include "commands.h"
-#include "grasp/grasp_statics.h"
-#include "host/host.h"
-#include "io/model_io.h"
-#include "io/sim_monitor.h"
-#include "parallel/grasp_equivalence.h"
-#include "sensors/grasp_analysis.h"
+#include <mjhand/grasp/grasp_statics.h>
+#include <mjhand/host/config.h>
+#include <mjhand/native/instances.h>
+#include <mjhand/io/model_io.h>
+#include <mjhand/io/sim_monitor.h>
+#include <mjhand/parallel/grasp_equivalence.h>
+#include <mjhand/sensors/grasp_analysis.h>
 
 namespace mjhand::cli {
 
@@ -45,9 +46,9 @@ const char* kUsage =
     "2 bad command line (unknown option, keyframe or object, wrong qpos length).\n";
 
 // The first grasp_analysis instance of the model, if any.
-const Instance* grasp_instance(const Host& host) {
-  for (const Instance* inst : host.all_instances()) {
-    if (grasp_analysis_hand(*inst->plugin)) return inst;
+const Instance* grasp_instance(const InstanceList& instances) {
+  for (const Instance& inst : instances) {
+    if (grasp_analysis_hand(*inst.plugin)) return &inst;
   }
   return nullptr;
 }
@@ -142,9 +143,13 @@ int cmd_analyze(const Args& args) {
   const double settle = r.get_double("--settle", 0.0, 0.0, 1e5);
 
   ModelPtr m = load_model(path);
-  AttachOptions opt;
-  opt.xml_path = path;
-  std::unique_ptr<Host> host = Host::attach(m.get(), opt);  // plugins run while settling (e.g. the hand closes)
+  const InstanceList instances = [&] {  // the plugins run while settling (e.g. the hand closes)
+    try {
+      return InstanceList(m.get());
+    } catch (const ConfigError& e) {
+      throw std::runtime_error(path + ": " + e.what());
+    }
+  }();
   DataPtr d = make_data(m.get());
 
   AnalyzeReport rep;
@@ -178,7 +183,7 @@ int cmd_analyze(const Args& args) {
   mj_forward(m.get(), d.get());  // contacts, forces and kinematics of the final state, consistently
   rep.time = d->time;
 
-  const Instance* plugin = grasp_instance(*host);
+  const Instance* plugin = grasp_instance(instances);
   const int object = choose_object(m.get(), d.get(), r, plugin, rep.object_source);
   const bool plugin_hand = plugin && grasp_analysis_hand(*plugin->plugin)->object_body == object;
   rep.hand_source = plugin_hand ? "fingers of grasp_analysis instance '" + plugin->name + "'"

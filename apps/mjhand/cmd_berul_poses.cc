@@ -12,8 +12,8 @@
 
 #include "args.h"
 #include "commands.h"
-#include "coupling/berul.h"
-#include "io/model_io.h"
+#include <mjhand/coupling/berul.h>
+#include <mjhand/io/model_io.h>
 
 #if __has_include("render/offscreen_renderer.h")  // built with MJHAND_BUILD_VIEWER: the offscreen renderer is linked
 #define MJHAND_HAVE_RENDER 1

@@ -7,7 +7,7 @@
 
 #include "args.h"
 #include "commands.h"
-#include "direct_drive/current_study.h"
+#include "studies/current_study.h"
 
 namespace mjhand::cli {
 

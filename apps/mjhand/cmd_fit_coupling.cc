@@ -5,7 +5,7 @@
 
 #include "args.h"
 #include "commands.h"
-#include "coupling/fit.h"
+#include <mjhand/coupling/fit.h>
 
 namespace mjhand::cli {
 

@@ -17,7 +17,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "io/model_io.h"
+#include <mjhand/io/model_io.h>
 #include "render/gl_context.h"
 #include "vision/coupling_identify.h"
 #include "vision/marker_sweep.h"

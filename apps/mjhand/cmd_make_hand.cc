@@ -5,9 +5,9 @@
 
 #include "args.h"
 #include "commands.h"
-#include "hand/build_model.h"
-#include "hand/hand_spec.h"
-#include "io/model_io.h"
+#include <mjhand/hand/build_model.h>
+#include <mjhand/hand/hand_spec.h>
+#include <mjhand/io/model_io.h>
 
 namespace mjhand::cli {
 
@@ -18,7 +18,7 @@ void print_help() {
       "Writes the MJCF model of a hand described in YAML (palm, fingers as DH tables, actuators, plugin\n"
       "instances; format in docs/hand-description.md), then compiles it with MuJoCo and fails if MuJoCo rejects\n"
       "it. A rejected model is kept as MODEL.xml.rejected and MODEL.xml is left untouched. Plugin instances are\n"
-      "validated as mjhand::Host::attach will see them; nuserdata is sized for them unless the description sets it.\n\n"
+      "written as native MuJoCo plugins (mjhand.TYPE) and validated by compiling them; errors cite the YAML line.\n\n"
       "options:\n"
       "  -o, --output MODEL.xml   where to write the model (required; also --output=MODEL.xml)\n"
       "  -h, --help               show this help\n");
@@ -52,8 +52,8 @@ int cmd_make_hand(const Args& args) {
     throw std::runtime_error(std::string(e.what()) + " (the model is kept as " + rejected + ")");
   }
   write_file_atomically(out_path, built.xml);
-  std::printf("wrote %s: hand '%s', %zu fingers, nq=%ld, nu=%ld, nuserdata=%d\n", out_path.c_str(), spec.name.c_str(),
-              spec.fingers.size(), built.model->nq, built.model->nu, built.nuserdata);
+  std::printf("wrote %s: hand '%s', %zu fingers, nq=%ld, nu=%ld, %ld plugin instances\n", out_path.c_str(),
+              spec.name.c_str(), spec.fingers.size(), built.model->nq, built.model->nu, built.model->nplugin);
   return 0;
 }
 

@@ -6,9 +6,9 @@
 
 #include "args.h"
 #include "commands.h"
-#include "io/model_io.h"
-#include "scene/scene_spec.h"
-#include "scene/scene_writer.h"
+#include <mjhand/io/model_io.h>
+#include <mjhand/scene/scene_spec.h>
+#include <mjhand/scene/scene_writer.h>
 
 namespace mjhand::cli {
 
@@ -55,8 +55,8 @@ int cmd_make_scene(const Args& args) {
     throw std::runtime_error(std::string(e.what()) + " (the model is kept as " + rejected + ")");
   }
   write_file_atomically(out_path, built.xml);
-  std::printf("wrote %s: scene '%s', %zu objects, nq=%ld, nu=%ld, nuserdata=%d\n", out_path.c_str(), spec.name.c_str(),
-              spec.objects.size(), built.model->nq, built.model->nu, built.nuserdata);
+  std::printf("wrote %s: scene '%s', %zu objects, nq=%ld, nu=%ld, %ld plugin instances\n", out_path.c_str(),
+              spec.name.c_str(), spec.objects.size(), built.model->nq, built.model->nu, built.model->nplugin);
   for (const ObjectContact& c : built.contacts) {
     std::printf("  %s: mass %.6g kg, contact mapped for %.6g kg: solref=\"%.6g %.6g\" solimp=\"%.6g %.6g %.6g\" "
                 "(transients x%.3g)\n",

@@ -9,16 +9,18 @@
 #include <sstream>
 #include <vector>
 
-#include "native/native_overrides.h"
+#include <mjhand/native/native_overrides.h>
 #include "analyze_report.h"
 #include "args.h"
 #include "model_state.h"
 #include "commands.h"
-#include "host/host.h"
-#include "io/model_io.h"
-#include "io/sim_monitor.h"
-#include "io/text_file.h"
-#include "io/trajectory_log.h"
+#include <mjhand/host/config.h>
+#include <mjhand/native/instances.h>
+#include <mjhand/native/native_plugins.h>
+#include <mjhand/io/model_io.h>
+#include <mjhand/io/sim_monitor.h>
+#include <mjhand/io/text_file.h>
+#include <mjhand/io/trajectory_log.h>
 
 namespace mjhand::cli {
 
@@ -44,11 +46,11 @@ const char* kUsage =
     "3 done and written, but a plugin wrote bad values (see summary.txt).\n";
 
 // Sensors of fingertip_kinematics instances: mjhand's FK of a tip site, comparable with MuJoCo's site_xpos.
-std::vector<int> fk_sensors(const Host& host) {
+std::vector<int> fk_sensors(const InstanceList& instances) {
   std::vector<int> out;
-  for (const Instance* inst : host.all_instances()) {
-    if (inst->type != "fingertip_kinematics") continue;
-    for (int s : inst->plugin->owned_sensors()) out.push_back(s);
+  for (const Instance& inst : instances) {
+    if (inst.type != "fingertip_kinematics") continue;
+    for (int s : inst.plugin->owned_sensors()) out.push_back(s);
   }
   return out;
 }
@@ -100,9 +102,8 @@ int cmd_run(const Args& args) {
   const std::string out_dir =
       r.get("--out", "out/" + std::filesystem::path(path).stem().string());
 
-  AttachOptions opt;
-  opt.xml_path = path;
-  for (const std::string& s : r.all("--set")) opt.overrides.push_back(parse_override(s, "--set " + s));
+  std::vector<ConfigOverride> overrides;
+  for (const std::string& s : r.all("--set")) overrides.push_back(parse_override(s, "--set " + s));
   if (r.has("--set-file")) {
     const std::string file = r.get("--set-file", "");
     const std::string problem = text_file_problem(file);  // a directory, FIFO, device or huge file
@@ -115,22 +116,18 @@ int cmd_run(const Args& args) {
       if (hash != std::string::npos) line.erase(hash);
       const size_t a = line.find_first_not_of(" \t\r"), b = line.find_last_not_of(" \t\r");
       if (a == std::string::npos) continue;
-      opt.overrides.push_back(parse_override(line.substr(a, b - a + 1), file + ":" + std::to_string(n)));
+      overrides.push_back(parse_override(line.substr(a, b - a + 1), file + ":" + std::to_string(n)));
     }
   }
-  // Overrides of native instances are compiled into the model; the rest go to the callback host.
-  std::vector<ConfigOverride> host_overrides;
-  ModelPtr m = load_model_with_overrides(path, opt.overrides, &host_overrides);
-  opt.overrides = host_overrides;
-  std::unique_ptr<Host> host = Host::attach(m.get(), opt);
-  if (!host->instances().empty() && !callbacks_installed()) {
-    throw std::runtime_error("mjhand could not install its MuJoCo callbacks; plugins would not run");
-  }
-  const std::string unserved = unserved_user_objects(m.get(), *host);
-  if (!unserved.empty()) {
-    throw std::runtime_error(path + ": no mjhand plugin instance serves these user objects, so they would read zero:" +
-                             unserved);
-  }
+  // The overrides are compiled into the instances' <config> (native_overrides.h).
+  ModelPtr m = load_model_with_overrides(path, overrides);
+  InstanceList instances = [&] {
+    try {
+      return InstanceList(m.get());
+    } catch (const ConfigError& e) {
+      throw std::runtime_error(path + ": " + e.what());
+    }
+  }();
   const long steps = std::lround(duration / m->opt.timestep);
   if (steps < 1) {
     char msg[128];
@@ -151,7 +148,7 @@ int cmd_run(const Args& args) {
   }
   mj_forward(m.get(), d.get());  // fills sensors and plugin state for the first log row
 
-  const std::vector<int> fk = fk_sensors(*host);
+  const std::vector<int> fk = fk_sensors(instances);
   double fk_worst = 0;
   std::error_code mkdir_error;
   std::filesystem::create_directories(out_dir, mkdir_error);
@@ -164,12 +161,9 @@ int cmd_run(const Args& args) {
   SimMonitor monitor(m.get());
   // What the plugins did wrong, one line (empty when nothing): the cause of a divergence or a flaw in the results.
   const auto fault_report = [&] {
-    const FaultSummary f = host->faults(d.get());
+    const NativeFaults f = native_faults(m.get(), d.get());
     if (f.count == 0) return std::string();
-    char head[96];
-    std::snprintf(head, sizeof(head), "plugin faults: %ld bad value(s) replaced by 0 (last at t = %.6g s); first: ",
-                  f.count, f.last_time);
-    return head + host->describe(f.first) + "\n";
+    return "plugin faults: " + std::to_string(f.count) + " bad value(s) replaced by 0; first: " + f.first + "\n";
   };
   const auto t0 = std::chrono::steady_clock::now();
   for (long k = 1; k <= steps; ++k) {
@@ -183,9 +177,6 @@ int cmd_run(const Args& args) {
     fk_worst = std::max(fk_worst, fk_deviation(m.get(), d.get(), fk));
     if (k % every == 0 || k == steps) log.record(d.get());
   }
-  if (!host->instances().empty() && !callbacks_installed()) {
-    throw std::runtime_error("MuJoCo's callbacks were replaced during the run: mjhand plugins stopped running");
-  }
   log.commit();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -194,10 +185,8 @@ int cmd_run(const Args& args) {
   s << "  model: nq=" << m->nq << " nv=" << m->nv << " nu=" << m->nu << " nsensor=" << m->nsensor
     << " timestep=" << m->opt.timestep << " s\n";
   s << "  start: " << start << "\n";
-  s << "  plugins: " << host->all_instances().size() << " instance(s)";
-  for (const Instance* inst : host->all_instances()) {
-    s << "  " << inst->name << " (" << inst->type << (inst->native_id >= 0 ? ", native" : "") << ")";
-  }
+  s << "  plugins: " << instances.size() << " instance(s)";
+  for (const Instance& inst : instances) s << "  " << inst.name << " (" << inst.type << ")";
   s << "\n";
   s << "  simulated " << steps * m->opt.timestep << " s in " << steps << " steps, wall " << wall << " s ("
     << (wall > 0 ? steps * m->opt.timestep / wall : 0) << "x real time)\n";

@@ -10,10 +10,10 @@
 
 #include "args.h"
 #include "commands.h"
-#include "io/model_io.h"
-#include "scene/scenario.h"
-#include "scene/scene_spec.h"
-#include "scene/scene_writer.h"
+#include <mjhand/io/model_io.h>
+#include "studies/scenario.h"
+#include <mjhand/scene/scene_spec.h>
+#include <mjhand/scene/scene_writer.h>
 
 namespace mjhand::cli {
 

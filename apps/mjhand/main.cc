@@ -5,7 +5,7 @@
 
 #include "args.h"
 #include "commands.h"
-#include "native/native_plugins.h"
+#include <mjhand/native/native_plugins.h>
 
 namespace {
 void print_usage() {

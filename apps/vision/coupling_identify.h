@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "coupling/fit.h"
+#include <mjhand/coupling/fit.h>
 #include "vision/marker_sweep.h"
 
 namespace mjhand::vision {

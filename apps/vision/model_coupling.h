@@ -7,8 +7,8 @@
 #include <array>
 #include <string>
 
-#include "coupling/coupling_law.h"
-#include "hand/model_chains.h"
+#include <mjhand/coupling/coupling_law.h>
+#include <mjhand/hand/model_chains.h>
 
 namespace mjhand::vision {
 

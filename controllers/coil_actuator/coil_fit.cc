@@ -1,4 +1,4 @@
-#include "coil_actuator/coil_fit.h"
+#include <mjhand/coil_actuator/coil_fit.h>
 
 #include <Eigen/Dense>
 
@@ -9,7 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "host/config.h"
+#include <mjhand/io/labels.h>
 
 namespace mjhand {
 

@@ -1,11 +1,11 @@
-#include "coil_actuator/coil_model.h"
+#include <mjhand/coil_actuator/coil_model.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
-#include "host/config.h"
+#include <mjhand/io/labels.h>
 
 namespace mjhand {
 

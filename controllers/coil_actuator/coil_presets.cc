@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "coil_actuator/coil_model.h"
+#include <mjhand/coil_actuator/coil_model.h>
 
 namespace mjhand {
 

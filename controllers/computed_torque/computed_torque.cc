@@ -1,5 +1,5 @@
-#include "computed_torque/computed_torque.h"
-#include "io/mj_stack.h"
+#include <mjhand/computed_torque/computed_torque.h>
+#include <mjhand/io/mj_stack.h>
 
 #include <algorithm>
 #include <climits>
@@ -10,9 +10,8 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "hand/model_chains.h"
-#include "kinematics/forward_kinematics.h"
-#include "host/controller_plugin.h"
+#include <mjhand/hand/model_chains.h>
+#include <mjhand/kinematics/forward_kinematics.h>
 
 namespace mjhand {
 
@@ -59,17 +58,6 @@ std::map<std::string, DynamicModelFactory>& model_table() {
   return table;
 }
 
-// Entry (i, j) of MuJoCo's sparse joint-space inertia d->M (CSR lower triangle: row i holds M(i, ancestor) for the
-// dofs on i's parent chain, column indices ascending, the diagonal last).
-double sparse_M(const mjModel* m, const mjtNum* M, int i, int j) {
-  if (i < j) std::swap(i, j);
-  const int begin = m->M_rowadr[i], end = begin + m->M_rownnz[i];
-  for (int adr = begin; adr < end; ++adr) {
-    if (m->M_colind[adr] == j) return M[adr];
-  }
-  return 0.0;
-}
-
 bool finite_all(const double* x, int n) {
   for (int i = 0; i < n; ++i) {
     if (!std::isfinite(x[i])) return false;
@@ -78,6 +66,17 @@ bool finite_all(const double* x, int n) {
 }
 
 }  // namespace
+
+// Entry (i, j) of MuJoCo's sparse joint-space inertia d->M (CSR lower triangle: row i holds M(i, ancestor) for the
+// dofs on i's parent chain, column indices ascending, the diagonal last).
+double sparse_inertia(const mjModel* m, const mjtNum* M, int i, int j) {
+  if (i < j) std::swap(i, j);
+  const int begin = m->M_rowadr[i], end = begin + m->M_rownnz[i];
+  for (int adr = begin; adr < end; ++adr) {
+    if (m->M_colind[adr] == j) return M[adr];
+  }
+  return 0.0;
+}
 
 void register_dynamic_model(const std::string& name, DynamicModelFactory factory) {
   if (name.empty() || name == "mujoco") throw std::invalid_argument("dynamic model name must not be empty or 'mujoco'");
@@ -143,7 +142,7 @@ void ComputedTorqueController::reset(const mjModel*, const mjData*, mjtNum* stat
 void ComputedTorqueController::mujoco_terms(const mjModel* m, const mjData* d, double* M, double* h) const {
   const int n = static_cast<int>(dof_adr_.size());
   for (int a = 0; a < n; ++a) {
-    for (int b = 0; b < n; ++b) M[a * n + b] = sparse_M(m, d->M, dof_adr_[a], dof_adr_[b]);
+    for (int b = 0; b < n; ++b) M[a * n + b] = sparse_inertia(m, d->M, dof_adr_[a], dof_adr_[b]);
     h[a] = d->qfrc_bias[dof_adr_[a]];
   }
 }
@@ -173,7 +172,7 @@ void ComputedTorqueController::mujoco_terms_at(const mjModel* m, mjData* d, cons
   mjtNum* bias = mj_stackAllocNum(d, m->nv);
   mj_rne(m, d, 0, bias);
   for (int a = 0; a < n; ++a) {
-    for (int b = 0; b < n; ++b) M[a * n + b] = sparse_M(m, d->M, dof_adr_[a], dof_adr_[b]);
+    for (int b = 0; b < n; ++b) M[a * n + b] = sparse_inertia(m, d->M, dof_adr_[a], dof_adr_[b]);
     h[a] = bias[dof_adr_[a]];
   }
   for (int k = 0; k < count; ++k) std::copy(saved[k], saved[k] + arrays[k].size, arrays[k].data);
@@ -287,202 +286,6 @@ void ComputedTorqueController::compute(const mjModel* m, mjData* d, mjtNum* stat
       c = std::clamp(c, m->actuator_ctrlrange[2 * a], m->actuator_ctrlrange[2 * a + 1]);
     }
     d->ctrl[a] = c;
-  }
-}
-
-// ---- plugin -----------------------------------------------------------------------------------------------------
-
-namespace {
-
-// 1 or n values of `key` (or `fallback` when absent), each in [lo, hi].
-std::vector<double> per_joint(const Config& cfg, const std::string& key, size_t n, std::vector<double> fallback,
-                              double lo, double hi) {
-  std::vector<double> v = cfg.has(key) ? cfg.get_doubles(key) : std::move(fallback);
-  if (v.size() == 1) v.assign(n, v[0]);
-  if (v.size() != n) {
-    cfg.fail(key, "needs 1 or " + std::to_string(n) + " values (one per joint), got " + std::to_string(v.size()));
-  }
-  for (double x : v) {
-    if (x < lo || x > hi) cfg.fail(key, "value " + std::to_string(x) + " must lie in [" + std::to_string(lo) + ", " +
-                                            std::to_string(hi) + "]");
-  }
-  return v;
-}
-
-// Rejects reference positions outside a limited joint's range: the limit constraint would break the tracking.
-void check_in_range(const mjModel* m, const Config& cfg, const std::string& key, const std::vector<int>& joints,
-                    const std::vector<double>& q) {
-  for (size_t i = 0; i < joints.size(); ++i) {
-    const int j = joints[i];
-    if (!m->jnt_limited[j]) continue;
-    const double lo = m->jnt_range[2 * j], hi = m->jnt_range[2 * j + 1];
-    if (q[i] < lo - 1e-12 || q[i] > hi + 1e-12) {
-      cfg.fail(key, "the reference reaches " + std::to_string(q[i]) + " rad on joint " +
-                        object_label(m, mjOBJ_JOINT, j) + ", outside its range [" + std::to_string(lo) + ", " +
-                        std::to_string(hi) + "]");
-    }
-  }
-}
-
-std::shared_ptr<const JointTrajectory> make_trajectory(const mjModel* m, const Config& cfg, const std::string& kind,
-                                                       const std::vector<int>& joints, const ModelChain* finger) {
-  const size_t n = joints.size();
-  const double start = cfg.get_double_or("start", 0.0, 0.0, 1e9);
-  std::vector<double> qpos0(n);
-  for (size_t i = 0; i < n; ++i) qpos0[i] = m->qpos0[m->jnt_qposadr[joints[i]]];
-  if (kind == "quintic") {
-    const std::vector<double> q0 = per_joint(cfg, "q0", n, qpos0, -1e3, 1e3);
-    const std::vector<double> q1 = per_joint(cfg, "q1", n, cfg.get_doubles("q1"), -1e3, 1e3);
-    const double T = cfg.get_double("T", 1e-6, 1e6);
-    check_in_range(m, cfg, "q0", joints, q0);
-    check_in_range(m, cfg, "q1", joints, q1);
-    return std::make_shared<QuinticTrajectory>(q0, q1, T, start);
-  }
-  if (kind == "cosine") {
-    const double deg = M_PI / 180.0;
-    std::vector<double> amp = per_joint(cfg, "amplitude_deg", n, {85.0}, -3600, 3600);
-    std::vector<double> off = per_joint(cfg, "offset_deg", n, {2.5}, -3600, 3600);
-    const double rate = cfg.get_double_or("rate_deg", 540.0, 1e-6, 1e6);
-    std::vector<double> lo(n), hi(n);
-    for (size_t i = 0; i < n; ++i) {
-      amp[i] *= deg;
-      off[i] *= deg;
-      lo[i] = off[i] + std::min(0.0, amp[i]);
-      hi[i] = off[i] + std::max(0.0, amp[i]);
-    }
-    check_in_range(m, cfg, "amplitude_deg", joints, lo);
-    check_in_range(m, cfg, "amplitude_deg", joints, hi);
-    return std::make_shared<CosineTrajectory>(amp, off, rate * deg, start);
-  }
-  // via: fingertip path through points given in the world frame, converted with the finger's embedded DH chain.
-  const std::vector<double> q0 = per_joint(cfg, "q0", n, qpos0, -1e3, 1e3);
-  check_in_range(m, cfg, "q0", joints, q0);
-  const std::vector<double> pts = cfg.get_doubles("points");
-  if (pts.empty() || pts.size() % 3 != 0) {
-    cfg.fail("points", "needs x,y,z triples (world frame, metres), got " + std::to_string(pts.size()) + " numbers");
-  }
-  const size_t nseg = pts.size() / 3;
-  std::vector<double> dur = per_joint(cfg, "durations", nseg, cfg.get_doubles("durations"), 1e-6, 1e6);
-  const double blend = cfg.get_double_or("blend", 0.25 * *std::min_element(dur.begin(), dur.end()), 1e-9, 1e6);
-  std::vector<Eigen::Vector3d> w;
-  w.push_back(tip_pose_and_jacobian(finger->chain, q0.data()).translation());
-  for (size_t k = 0; k < nseg; ++k) w.emplace_back(pts[3 * k], pts[3 * k + 1], pts[3 * k + 2]);
-  try {
-    ViaPointPath path(w, dur, blend, start);
-    return std::make_shared<ViaJointTrajectory>(finger->chain, std::move(path), q0);
-  } catch (const std::invalid_argument& e) {
-    cfg.fail("points", e.what());
-  }
-}
-
-}  // namespace
-
-std::unique_ptr<Plugin> make_computed_torque_plugin(const mjModel* m, const Config& cfg) {
-  ComputedTorqueController::Options o;
-  const std::string kind = cfg.get_choice("trajectory", {"quintic", "cosine", "via"});
-  std::vector<ModelChain> chains;
-  const ModelChain* finger = nullptr;
-  if (kind == "via") {
-    const std::string name = cfg.get_string("finger");
-    try {
-      chains = read_model_chains(m);
-    } catch (const std::exception& e) {
-      cfg.fail("finger", std::string("the model's embedded DH chains are unusable: ") + e.what());
-    }
-    for (auto& c : chains) {
-      if (c.chain.name == name) finger = &c;
-    }
-    if (!finger) cfg.fail("finger", "no embedded DH chain '" + name + "' (generate the model with mjhand make-hand)");
-    if (!body_is_fixed(m, finger->palm_body)) cfg.fail("finger", "the palm moves; via paths need a fixed palm");
-    set_world_bases(m, nullptr, chains);
-    o.joints = finger->joint_ids;
-    if (cfg.has("joints") && cfg.get_objects("joints", mjOBJ_JOINT) != o.joints) {
-      cfg.fail("joints", "with trajectory=via the joints are the finger's own (omit the key)");
-    }
-  } else {
-    o.joints = cfg.get_objects("joints", mjOBJ_JOINT, /*allow_all=*/true);
-  }
-  const size_t n = o.joints.size();
-  if (n == 0) cfg.fail("joints", "no joints to control");
-  if (n > static_cast<size_t>(ComputedTorqueController::kMaxJoints)) cfg.fail("joints", "at most 32 joints");
-  for (int j : o.joints) {
-    if (m->jnt_type[j] != mjJNT_HINGE && m->jnt_type[j] != mjJNT_SLIDE) {
-      cfg.fail("joints", "joint " + object_label(m, mjOBJ_JOINT, j) + " is not a hinge or slide joint");
-    }
-    int found = -1;
-    for (int a = 0; a < m->nu; ++a) {
-      if (m->actuator_trntype[a] != mjTRN_JOINT || m->actuator_trnid[2 * a] != j) continue;
-      if (found >= 0) {
-        cfg.fail("joints", "joint " + object_label(m, mjOBJ_JOINT, j) + " is driven by two actuators (" +
-                               object_label(m, mjOBJ_ACTUATOR, found) + ", " + object_label(m, mjOBJ_ACTUATOR, a) +
-                               "); computed torque needs its motor alone");
-      }
-      found = a;
-    }
-    if (found < 0) cfg.fail("joints", "joint " + object_label(m, mjOBJ_JOINT, j) + " has no motor actuator");
-    const bool motor = m->actuator_dyntype[found] == mjDYN_NONE && m->actuator_gaintype[found] == mjGAIN_FIXED &&
-                       m->actuator_biastype[found] == mjBIAS_NONE &&
-                       m->actuator_gainprm[mjNGAIN * found] * m->actuator_gear[6 * found] != 0;
-    if (!motor) {
-      cfg.fail("joints", "actuator " + object_label(m, mjOBJ_ACTUATOR, found) + " on joint " +
-                             object_label(m, mjOBJ_JOINT, j) + " is not a motor (fixed gain, no bias, no dynamics)");
-    }
-    o.actuators.push_back(found);
-  }
-  o.law = cfg.get_choice_or("law", "computed_torque", {"computed_torque", "feedforward"}) == "feedforward"
-              ? ComputedTorqueController::Law::kFeedForward
-              : ComputedTorqueController::Law::kComputedTorque;
-  // Feed-forward servo gains act on torque, not acceleration: by default scale the paper's k_p = 1000 1/s^2 by the
-  // joint's inertia M_ii at qpos0, which gives the computed-torque loop's bandwidth there (see docs: the print's
-  // K_v <= 2 min sqrt(M K_p) is inverted).
-  std::vector<double> inertia(n, 1.0);
-  if (o.law == ComputedTorqueController::Law::kFeedForward) {
-    mjData* scratch = mj_makeData(m);
-    mj_kinematics(m, scratch);
-    mj_comPos(m, scratch);
-    mj_makeM(m, scratch);
-    for (size_t i = 0; i < n; ++i) {
-      const int dof = m->jnt_dofadr[o.joints[i]];
-      inertia[i] = sparse_M(m, scratch->M, dof, dof);
-    }
-    mj_deleteData(scratch);
-  }
-  std::vector<double> kp_default(n), kv_default(n);
-  for (size_t i = 0; i < n; ++i) kp_default[i] = 1000.0 * inertia[i];
-  o.kp = per_joint(cfg, "kp", n, kp_default, 0.0, 1e12);
-  for (size_t i = 0; i < n; ++i) kv_default[i] = 2.0 * std::sqrt(o.kp[i] * inertia[i]);
-  o.kv = per_joint(cfg, "kv", n, kv_default, 0.0, 1e12);
-  o.compensate_passive = cfg.get_bool_or("compensate_passive", true);
-  const std::string model = cfg.get_string("model", "mujoco");
-  if (model != "mujoco") {
-    DynamicModelFactory factory = find_dynamic_model(model);
-    if (!factory) cfg.fail("model", "no dynamic model '" + model + "' is registered (built in: mujoco)");
-    try {
-      o.model = factory(m, o.joints);
-    } catch (const std::invalid_argument& e) {
-      cfg.fail("model", e.what());
-    }
-    if (!o.model || o.model->dof() != static_cast<int>(n)) {
-      cfg.fail("model", "model '" + model + "' does not describe the " + std::to_string(n) + " controlled joints");
-    }
-  }
-  o.trajectory = make_trajectory(m, cfg, kind, o.joints, finger);
-
-  ModelErrorLevels lv;
-  lv.torque = cfg.get_double_or("e_tau", 0.0, 0.0, 10.0);
-  lv.acceleration = cfg.get_double_or("e_a", 0.0, 0.0, 10.0);
-  lv.velocity = cfg.get_double_or("e_v", 0.0, 0.0, 10.0);
-  lv.position = cfg.get_double_or("e_p", 0.0, 0.0, 10.0);
-  lv.position_scale = cfg.get_double_or("e_p_scale", M_PI / 2, 0.0, 1e3);
-  const int seed = cfg.get_int_or("seed", 0, 0, INT_MAX);
-  const double period = cfg.get_double_or("error_period", m->opt.timestep, 1e-9, 1e6);
-  const ErrorHold hold =
-      cfg.get_choice_or("error_hold", "sample", {"sample", "run"}) == "run" ? ErrorHold::kRun : ErrorHold::kSample;
-  o.errors = ModelErrors(lv, static_cast<std::uint64_t>(seed), cfg.instance(), period, hold);
-  try {
-    return std::make_unique<ControllerPlugin<ComputedTorqueController>>(m, std::move(o));
-  } catch (const std::invalid_argument& e) {
-    cfg.fail(e.what());
   }
 }
 

@@ -11,15 +11,16 @@
 #include <string>
 #include <vector>
 
-#include "host/config.h"
-#include "host/plugin.h"
-#include "model_errors/model_errors.h"
-#include "trajectory/trajectory.h"
+#include <mjhand/model_errors/model_errors.h>
+#include <mjhand/trajectory/trajectory.h>
 
 namespace mjhand {
 
 // A rigid-body model of the controlled joints: M(q) and h(q, qd) = V(q, qd) + G(q) in the controller's joint order.
 // Implementations must be immutable after construction (called from every thread) and must not allocate per call.
+// Entry (i, j) of MuJoCo's sparse joint-space inertia d->M (MuJoCo 4: CSR lower triangle, docs/engine.md).
+double sparse_inertia(const mjModel* m, const mjtNum* M, int i, int j);
+
 class DynamicModel {
  public:
   virtual ~DynamicModel() = default;
@@ -88,8 +89,5 @@ class ComputedTorqueController {
   std::vector<double> ctrl_scale_;  // joint torque per unit ctrl (actuator gain * gear)
   bool implicit_damping_ = false;   // Euler integrates joint damping implicitly: tau needs + h B a*
 };
-
-// Plugin type "computed_torque"; keys in docs/controllers.md and controllers/computed_torque/README.md.
-std::unique_ptr<Plugin> make_computed_torque_plugin(const mjModel* m, const Config& cfg);
 
 }  // namespace mjhand

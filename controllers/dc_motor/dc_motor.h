@@ -9,11 +9,10 @@
 // attach); gain = ki / (R n); bias = -((Ba + Bm + kb ki / R) / n^2) qdot.
 #pragma once
 
+#include <mujoco/mujoco.h>
+
 #include <memory>
 #include <vector>
-
-#include "host/config.h"
-#include "host/plugin.h"
 
 namespace mjhand {
 
@@ -38,10 +37,5 @@ struct DcMotorParams {
   // Armature current (V - kb theta_m') / R for voltage V at joint velocity qdot [A].
   double current(double V, double qdot) const { return (V - kb * qdot / n) / R; }
 };
-
-// Plugin type "dc_motor": actuators=a1,..  R=  ki=  kb=  Jm=  [Ja=0] [Bm=0] [Ba=0]  n=  [check_armature=true].
-// The actuators must have gaintype="user" biastype="user", a joint transmission with gear 1, and (unless
-// check_armature=false) joint armature (Ja + Jm) / n^2.
-std::unique_ptr<Plugin> make_dc_motor_plugin(const mjModel* m, const Config& cfg);
 
 }  // namespace mjhand

@@ -1,13 +1,10 @@
-#include "hand_closure/hand_closure.h"
+#include <mjhand/hand_closure/hand_closure.h>
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-#include "hand/hand_spec.h"
-#include "host/controller_plugin.h"
-#include "sensors/contact_detection.h"
 
 namespace mjhand {
 
@@ -53,70 +50,6 @@ void HandClosureController::compute(const mjModel* m, mjData* d, mjtNum* state) 
     }
   }
   for (size_t i = 0; i < opt_.actuators.size(); ++i) d->ctrl[opt_.actuators[i]] = state[1 + i];
-}
-
-std::unique_ptr<Plugin> make_hand_closure_plugin(const mjModel* m, const Config& cfg) {
-  HandClosureController::Options o;
-  const std::string detector = cfg.get_string("detector");
-  ContactLayout layout;
-  try {
-    layout = declared_contact_layout(m, detector, &o.signal_sensor);
-  } catch (const std::exception& e) {
-    cfg.fail("detector", e.what());
-  }
-  if (o.signal_sensor < 0) cfg.fail("detector", "instance '" + detector + "' names no existing signal sensor");
-  if (cfg.has("actuators")) {
-    o.actuators = cfg.get_objects("actuators", mjOBJ_ACTUATOR, /*allow_all=*/true);
-  } else {
-    for (int a = 0; a < m->nu; ++a) o.actuators.push_back(a);
-  }
-  if (o.actuators.empty()) cfg.fail("actuators", "the model has no actuators");
-  for (int a : o.actuators) {
-    const std::string label = object_label(m, mjOBJ_ACTUATOR, a);
-    if (m->actuator_trntype[a] != mjTRN_JOINT) cfg.fail("actuators", "actuator " + label + " does not drive a joint");
-    if (!cfg.native() && (m->actuator_biastype[a] != mjBIAS_AFFINE || m->actuator_gainprm[mjNGAIN * a] <= 0 ||
-                          m->actuator_biasprm[mjNBIAS * a + 1] >= 0)) {
-      cfg.fail("actuators", "actuator " + label + " is not a position servo (<position kp=...>)");
-    }
-    const int joint = m->actuator_trnid[2 * a];
-    const char* jname = mj_id2name(m, mjOBJ_JOINT, joint);
-    const std::string name = jname ? jname : "";
-    int found = -1;
-    for (size_t f = 0; f < layout.fingers.size() && found < 0; ++f) {
-      for (int k = 0; k < layout.phalanges; ++k) {
-        if (name == joint_name(layout.fingers[f], k)) {
-          found = static_cast<int>(f) * layout.phalanges + k;
-          break;
-        }
-      }
-    }
-    if (found < 0) {
-      cfg.fail("actuators", "actuator " + label + " drives joint '" + name + "', which is no finger joint watched by '" +
-                                detector + "'");
-    }
-    std::vector<int> blocking;
-    const int finger = found / layout.phalanges;
-    for (int k = found % layout.phalanges; k < layout.phalanges; ++k) blocking.push_back(finger * layout.phalanges + k);
-    o.blocking.push_back(blocking);
-  }
-  std::vector<double> inc = cfg.get_doubles("increment");
-  if (inc.size() == 1) inc.assign(o.actuators.size(), inc[0]);
-  if (inc.size() != o.actuators.size()) {
-    cfg.fail("increment", "needs 1 or " + std::to_string(o.actuators.size()) + " values (one per actuator), got " +
-                              std::to_string(inc.size()));
-  }
-  for (double v : inc) {
-    if (std::abs(v) > 0.1) cfg.fail("increment", "|" + format_value(v) + "| rad per step is more than 0.1: a typo?");
-  }
-  o.increment = inc;
-  o.start = cfg.get_double_or("start", 0.0, 0.0, 1e9);
-  if (cfg.native()) {  // its own actuators are the servos (ServoPlugin); setpoints stay in the joints' ranges
-    const double kp = cfg.get_double("kp", 0.0, 1e9);
-    if (!(kp > 0)) cfg.fail("kp", "must be positive (the servo's stiffness, force per actuator length)");
-    const double kv = cfg.get_double_or("kv", 0.0, 0.0, 1e9);
-    return std::make_unique<ServoPlugin<HandClosureController>>(kp, kv, std::move(o));
-  }
-  return std::make_unique<ControllerPlugin<HandClosureController>>(std::move(o));
 }
 
 }  // namespace mjhand

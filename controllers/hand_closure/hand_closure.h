@@ -6,8 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "host/config.h"
-#include "host/plugin.h"
+#include <mujoco/mujoco.h>
 
 namespace mjhand {
 
@@ -34,11 +33,5 @@ class HandClosureController {
  private:
   Options opt_;
 };
-
-// Plugin type "hand_closure": detector=CONTACT_DETECTION_INSTANCE (required), actuators=all|a,b,... (position
-// actuators on finger joints <finger>_j<k>; default all), increment=v|v1,v2,... [rad/step] (required), start=0 [s].
-// The signal sensor is read with the delay of one step (it is written after the constraint solve, the controller
-// runs before it).
-std::unique_ptr<Plugin> make_hand_closure_plugin(const mjModel* m, const Config& cfg);
 
 }  // namespace mjhand

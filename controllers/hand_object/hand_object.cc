@@ -1,4 +1,6 @@
-#include "hand_object/hand_object.h"
+#include <mjhand/hand_object/hand_object.h>
+
+#include <mjhand/io/labels.h>
 
 #include <Eigen/Cholesky>
 #include <algorithm>
@@ -7,8 +9,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "grasp/grasp_matrix.h"
-#include "grasp/hand_jacobian.h"
+#include <mjhand/grasp/grasp_matrix.h>
+#include <mjhand/grasp/hand_jacobian.h>
 
 namespace mjhand {
 

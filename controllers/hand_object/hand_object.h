@@ -14,11 +14,9 @@
 #include <memory>
 #include <vector>
 
-#include "grasp/contact_frames.h"
-#include "hand_object/object_trajectory.h"
-#include "hand_object/squeeze_distribution.h"
-#include "host/config.h"
-#include "host/plugin.h"
+#include <mjhand/grasp/contact_frames.h>
+#include <mjhand/hand_object/object_trajectory.h>
+#include <mjhand/hand_object/squeeze_distribution.h>
 
 namespace mjhand {
 
@@ -80,7 +78,7 @@ class HandObjectController {
   HandObjectController(const HandObjectController&) = delete;
   HandObjectController& operator=(const HandObjectController&) = delete;
 
-  // State entries in d->userdata (layout in hand_object.cc).
+  // State entries in d->plugin_state (layout in hand_object.cc).
   int nstate() const;
   // No fault, zero integral, hold pose = the object's current pose (or `center`).
   void reset(const mjModel* m, const mjData* d, mjtNum* state) const;
@@ -131,8 +129,5 @@ enum HoActuatorLookup : int { kHoNoActuator = -1, kHoTwoActuators = -2, kHoNotAM
 // The motor actuator (joint transmission, fixed gain, no bias, no dynamics) driving hinge/slide dof `dof`, or a
 // negative HoActuatorLookup code: the controller outputs joint torques, so it needs exactly one motor per hand joint.
 int hand_motor_actuator(const mjModel* m, int dof);
-
-// Plugin type "hand_object"; keys in docs/controllers.md and controllers/hand_object/README.md.
-std::unique_ptr<Plugin> make_hand_object_plugin(const mjModel* m, const Config& cfg);
 
 }  // namespace mjhand

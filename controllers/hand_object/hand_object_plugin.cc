@@ -3,8 +3,10 @@
 #include <string>
 #include <vector>
 
-#include "hand_object/hand_object.h"
-#include "host/controller_plugin.h"
+#include <mjhand/hand_object/hand_object_plugin.h>
+
+#include <mjhand/hand_object/hand_object.h>
+#include <mjhand/host/controller_plugin.h>
 
 namespace mjhand {
 

@@ -1,4 +1,4 @@
-#include "hand_object/object_trajectory.h"
+#include <mjhand/hand_object/object_trajectory.h>
 
 #include <cmath>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "hand_object/squeeze_distribution.h"
+#include <mjhand/hand_object/squeeze_distribution.h>
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "grasp/force_optimization.h"
+#include <mjhand/grasp/force_optimization.h>
 
 namespace mjhand {
 

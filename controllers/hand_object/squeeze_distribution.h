@@ -6,8 +6,8 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "grasp/contact_model.h"
-#include "grasp/grasp_statics.h"
+#include <mjhand/grasp/contact_model.h>
+#include <mjhand/grasp/grasp_statics.h>
 
 namespace mjhand {
 

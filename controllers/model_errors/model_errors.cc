@@ -1,4 +1,4 @@
-#include "model_errors/model_errors.h"
+#include <mjhand/model_errors/model_errors.h>
 
 #include <stdexcept>
 

@@ -4,11 +4,10 @@
 // A plain class (compute(m, d, state)) for people who run their own loop, and the plugin type "pid".
 #pragma once
 
+#include <mujoco/mujoco.h>
+
 #include <memory>
 #include <vector>
-
-#include "host/config.h"
-#include "host/plugin.h"
 
 namespace mjhand {
 
@@ -66,21 +65,5 @@ class PidController {
   void commit_and_sample(const mjModel* m, const mjData* d, mjtNum* state, double instant) const;
   Options opt_;
 };
-
-// Plugin type "pid": joints=j1,.. and/or actuators=a1,..  setpoint=  kp=  [ki=0] [kd=0]  period=  [tf=0]
-// [derivative=error|measurement] [u_min= u_max=] [dac_bits=0] [encoder_cpr=0] [fault_ctrl=0].
-std::unique_ptr<Plugin> make_pid_plugin(const mjModel* m, const Config& cfg);
-
-// Resolves "joints" and/or "actuators" keys into matching joint and actuator lists (shared by the joint
-// controllers): each actuator must drive its joint through a joint transmission; hinge and slide joints only.
-void resolve_joint_actuators(const mjModel* m, const Config& cfg, std::vector<int>* joints, std::vector<int>* actuators);
-
-// A list key with one value (broadcast) or one value per joint, each within [lo, hi].
-std::vector<double> per_joint_values(const Config& cfg, const std::string& key, size_t count, double lo, double hi);
-
-// Output saturation of the joint controllers: keys u_min/u_max (both or neither, one or one per actuator), else
-// each actuator's ctrlrange when it has one (so anti-windup knows the real limit), else unbounded.
-void output_limits(const mjModel* m, const Config& cfg, const std::vector<int>& actuators, std::vector<double>* u_min,
-                   std::vector<double>* u_max);
 
 }  // namespace mjhand

@@ -3,11 +3,10 @@
 // state in mjData, time-triggered updates so RK4's repeated callbacks and mj_forward do not advance it twice).
 #pragma once
 
+#include <mujoco/mujoco.h>
+
 #include <memory>
 #include <vector>
-
-#include "host/config.h"
-#include "host/plugin.h"
 
 namespace mjhand {
 
@@ -33,9 +32,5 @@ class PostureController {
  private:
   Options opt_;
 };
-
-// Plugin type "posture": actuators=all|a,b,...  target=v|v1,v2,...  [tau=0.2] [start=0]; natively (mjhand.posture)
-// also kp=K [kv=0]: its own actuators are the servos.
-std::unique_ptr<Plugin> make_posture_plugin(const mjModel* m, const Config& cfg);
 
 }  // namespace mjhand

@@ -8,11 +8,10 @@
 // drives the link in the joint's positive direction).
 #pragma once
 
+#include <mujoco/mujoco.h>
+
 #include <memory>
 #include <vector>
-
-#include "host/config.h"
-#include "host/plugin.h"
 
 namespace mjhand {
 
@@ -56,9 +55,5 @@ class TorqueController {
  private:
   Options opt_;
 };
-
-// Plugin type "torque_control": sensor_joints=s1,..  actuators=a1,..  kps=  torque_ref=
-// (alpha_deg= beta_deg= chi=) or k_theta=   [u_min= u_max=] [fault_ctrl=0].
-std::unique_ptr<Plugin> make_torque_control_plugin(const mjModel* m, const Config& cfg);
 
 }  // namespace mjhand

@@ -1,4 +1,4 @@
-#include "trajectory/trajectory.h"
+#include <mjhand/trajectory/trajectory.h>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "kinematics/forward_kinematics.h"
+#include <mjhand/kinematics/forward_kinematics.h>
 
 namespace mjhand {
 

@@ -9,8 +9,8 @@
 
 #include <vector>
 
-#include "kinematics/dh_chain.h"
-#include "kinematics/dls_ik.h"
+#include <mjhand/kinematics/dh_chain.h>
+#include <mjhand/kinematics/dls_ik.h>
 
 namespace mjhand {
 

@@ -1,11 +1,13 @@
-#include "coupling/berul.h"
+#include <mjhand/coupling/berul.h>
+
+#include <mjhand/io/labels.h>
 
 #include <cmath>
 #include <memory>
 #include <stdexcept>
 
-#include "hand/model_chains.h"
-#include "kinematics/forward_kinematics.h"
+#include <mjhand/hand/model_chains.h>
+#include <mjhand/kinematics/forward_kinematics.h>
 
 namespace mjhand {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "coupling/coupling_law.h"
-#include "coupling/joint_signal.h"
+#include <mjhand/coupling/coupling_law.h>
+#include <mjhand/coupling/linear_sensor.h>
 
 namespace mjhand {
 

@@ -1,4 +1,4 @@
-#include "coupling/coupling_law.h"
+#include <mjhand/coupling/coupling_law.h>
 
 #include <cmath>
 #include <limits>

@@ -1,11 +1,11 @@
-#include "coupling/coupling_plugin.h"
+#include <mjhand/coupling/coupling_plugin.h>
 
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
-#include "coupling/coupling_law.h"
-#include "hand/model_chains.h"
+#include <mjhand/coupling/coupling_law.h>
+#include <mjhand/hand/model_chains.h>
 
 namespace mjhand {
 

@@ -1,4 +1,4 @@
-#include "coupling/fit.h"
+#include <mjhand/coupling/fit.h>
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "io/text_file.h"
+#include <mjhand/io/text_file.h>
 
 namespace mjhand {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "coupling/coupling_law.h"
+#include <mjhand/coupling/coupling_law.h>
 
 namespace mjhand {
 

@@ -1,4 +1,4 @@
-#include "direct_drive/dynamic_model.h"
+#include <mjhand/direct_drive/dynamic_model.h>
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "direct_drive/dynamics.h"
+#include <mjhand/direct_drive/dynamics.h>
 
 namespace mjhand {
 

@@ -9,9 +9,9 @@
 #include <memory>
 #include <vector>
 
-#include "computed_torque/computed_torque.h"
-#include "direct_drive/finger.h"
-#include "hand/model_chains.h"
+#include <mjhand/computed_torque/computed_torque.h>
+#include <mjhand/direct_drive/finger.h>
+#include <mjhand/hand/model_chains.h>
 
 namespace mjhand {
 

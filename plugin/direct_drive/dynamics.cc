@@ -1,4 +1,4 @@
-#include "direct_drive/dynamics.h"
+#include <mjhand/direct_drive/dynamics.h>
 
 #include <cmath>
 

@@ -6,7 +6,7 @@
 
 #include <Eigen/Core>
 
-#include "direct_drive/finger.h"
+#include <mjhand/direct_drive/finger.h>
 
 namespace mjhand {
 

@@ -1,10 +1,10 @@
-#include "direct_drive/finger.h"
+#include <mjhand/direct_drive/finger.h>
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-#include "direct_drive/part_model.h"
+#include <mjhand/direct_drive/part_model.h>
 
 namespace mjhand {
 

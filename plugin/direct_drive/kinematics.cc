@@ -1,4 +1,4 @@
-#include "direct_drive/kinematics.h"
+#include <mjhand/direct_drive/kinematics.h>
 
 #include <algorithm>
 #include <cmath>

@@ -9,7 +9,7 @@
 
 #include <array>
 
-#include "direct_drive/finger.h"
+#include <mjhand/direct_drive/finger.h>
 
 namespace mjhand {
 

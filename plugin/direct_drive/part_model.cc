@@ -1,4 +1,4 @@
-#include "direct_drive/part_model.h"
+#include <mjhand/direct_drive/part_model.h>
 
 namespace mjhand {
 

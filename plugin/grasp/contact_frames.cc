@@ -1,4 +1,4 @@
-#include "grasp/contact_frames.h"
+#include <mjhand/grasp/contact_frames.h>
 
 #include <algorithm>
 #include <cmath>

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "grasp/contact_model.h"
+#include <mjhand/grasp/contact_model.h>
 
 namespace mjhand {
 

@@ -1,4 +1,4 @@
-#include "grasp/contact_model.h"
+#include <mjhand/grasp/contact_model.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "grasp/force_optimization.h"
+#include <mjhand/grasp/force_optimization.h>
 
 #include <glpk.h>
 

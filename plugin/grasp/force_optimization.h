@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "grasp/contact_model.h"
-#include "grasp/grasp_statics.h"
+#include <mjhand/grasp/contact_model.h>
+#include <mjhand/grasp/grasp_statics.h>
 
 namespace mjhand {
 

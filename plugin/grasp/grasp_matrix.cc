@@ -1,4 +1,4 @@
-#include "grasp/grasp_matrix.h"
+#include <mjhand/grasp/grasp_matrix.h>
 
 namespace mjhand {
 

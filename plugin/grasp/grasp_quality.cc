@@ -1,11 +1,11 @@
-#include "grasp/grasp_quality.h"
+#include <mjhand/grasp/grasp_quality.h>
 
 #include <Eigen/Eigenvalues>
 #include <cmath>
 #include <limits>
 
-#include "grasp/grasp_statics.h"
-#include "kinematics/singularity.h"
+#include <mjhand/grasp/grasp_statics.h>
+#include <mjhand/kinematics/singularity.h>
 
 namespace mjhand {
 

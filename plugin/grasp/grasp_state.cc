@@ -1,4 +1,4 @@
-#include "grasp/grasp_state.h"
+#include <mjhand/grasp/grasp_state.h>
 
 namespace mjhand {
 

@@ -7,9 +7,9 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "grasp/contact_frames.h"
-#include "grasp/grasp_matrix.h"
-#include "grasp/hand_jacobian.h"
+#include <mjhand/grasp/contact_frames.h>
+#include <mjhand/grasp/grasp_matrix.h>
+#include <mjhand/grasp/hand_jacobian.h>
 
 namespace mjhand {
 

@@ -1,4 +1,4 @@
-#include "grasp/grasp_statics.h"
+#include <mjhand/grasp/grasp_statics.h>
 
 #include <Eigen/SVD>
 #include <algorithm>

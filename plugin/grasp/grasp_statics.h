@@ -5,7 +5,7 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "grasp/contact_model.h"
+#include <mjhand/grasp/contact_model.h>
 
 namespace mjhand {
 

@@ -1,4 +1,4 @@
-#include "grasp/hand_jacobian.h"
+#include <mjhand/grasp/hand_jacobian.h>
 
 #include <string>
 

@@ -7,7 +7,7 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "grasp/contact_frames.h"
+#include <mjhand/grasp/contact_frames.h>
 
 namespace mjhand {
 

@@ -1,6 +1,6 @@
-#include "grasp/mobility.h"
+#include <mjhand/grasp/mobility.h>
 
-#include "grasp/grasp_statics.h"
+#include <mjhand/grasp/grasp_statics.h>
 
 namespace mjhand {
 

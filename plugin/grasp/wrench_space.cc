@@ -1,4 +1,4 @@
-#include "grasp/wrench_space.h"
+#include <mjhand/grasp/wrench_space.h>
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
@@ -7,7 +7,7 @@
 #include <limits>
 #include <string>
 
-#include "grasp/wrench_space_hull.h"
+#include <mjhand/grasp/wrench_space_hull.h>
 
 extern "C" {
 #include <libqhull_r/qhull_ra.h>

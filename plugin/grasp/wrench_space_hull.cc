@@ -1,4 +1,4 @@
-#include "grasp/wrench_space_hull.h"
+#include <mjhand/grasp/wrench_space_hull.h>
 
 #include <Eigen/Householder>
 #include <Eigen/LU>

@@ -1,11 +1,13 @@
-#include "hand/build_model.h"
+#include <mjhand/hand/build_model.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
-#include "hand/mjcf_writer.h"
-#include "hand/model_chains.h"
-#include "host/host.h"
+#include <mjhand/hand/mjcf_writer.h>
+#include <mjhand/hand/model_chains.h>
+#include <mjhand/host/registry.h>
+#include <mjhand/native/native_plugins.h>
 
 namespace mjhand {
 
@@ -13,13 +15,6 @@ namespace {
 std::string base_name(const std::string& path) {
   const std::size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-ModelPtr compile(const std::string& xml, const std::string& file) {
-  std::string error;
-  ModelPtr m = compile_xml_string(xml, file, error);
-  if (!m) throw ModelRejectedError("MuJoCo rejected the generated model: " + error, xml);
-  return m;
 }
 
 [[noreturn]] void fail_at(const HandSpec& spec, const YAML::Mark& mark, const std::string& path,
@@ -42,13 +37,10 @@ void erase_all(std::string& text, const std::string& part) {
   for (std::size_t i; (i = text.find(part)) != std::string::npos;) text.erase(i, part.size());
 }
 
-// The host words every instance error as "plugin instance 'NAME' ... key 'KEY' ..." (or, for two instances claiming
-// one object, "plugin instances 'A' and 'B'"); that is enough to find the YAML entry and key it came from.
-[[noreturn]] void fail_at_plugin(const HandSpec& spec, const ConfigError& e) {
-  std::string message = e.what();
-  std::string name = quoted_after(message, "plugin instance '");
-  const std::size_t pair = message.find("plugin instances '");
-  if (name.empty() && pair != std::string::npos) name = quoted_after(message, "' and '", pair);  // the later claim
+// mjhand words every instance error as "plugin instance 'NAME' ... key 'KEY' ..." (MuJoCo passes it on as its load
+// error); that is enough to find the YAML entry and key it came from.
+[[noreturn]] void fail_at_plugin(const HandSpec& spec, std::string message) {
+  const std::string name = quoted_after(message, "plugin instance '");
   int index = -1;
   for (std::size_t i = 0; i < spec.plugins.size(); ++i) {
     if (spec.plugins[i].name == name) index = static_cast<int>(i);
@@ -57,13 +49,10 @@ void erase_all(std::string& text, const std::string& part) {
     fail_at(spec, spec.plugins.empty() ? YAML::Mark::null_mark() : spec.plugins.front().mark, "plugins", message);
   }
   const PluginSpec& p = spec.plugins[index];
-  // The host cites the generated <text> element, which means nothing to someone editing the YAML.
-  const std::string element = std::string("<custom><text name=\"") + kInstancePrefix + p.name + "\">";
-  erase_all(message, " (" + element + ")");
-  erase_all(message, ", " + element);
+  // mjhand cites the generated <instance> element, which means nothing to someone editing the YAML.
+  erase_all(message, ", <instance name=\"" + p.name + "\">");
   const std::string path = "plugins[" + std::to_string(index) + "]";
   const std::string key = quoted_after(message, "key '");
-  if (key == "type") fail_at(spec, p.type_mark, path + ".type", message);
   for (const auto& kv : p.config) {
     if (kv.first != key) continue;
     const auto it = p.config_marks.find(key);
@@ -71,36 +60,47 @@ void erase_all(std::string& text, const std::string& part) {
   }
   fail_at(spec, p.mark, path, message);
 }
+
+// Type and keys are checked against the registry before MuJoCo sees them: MuJoCo's own messages for these ("unknown
+// plugin", "unrecognized attribute") cite the generated XML, not the YAML.
+void check_plugin_keys(const HandSpec& spec) {
+  const PluginRegistry& registry = PluginRegistry::global();
+  for (std::size_t i = 0; i < spec.plugins.size(); ++i) {
+    const PluginSpec& p = spec.plugins[i];
+    const std::string path = "plugins[" + std::to_string(i) + "]";
+    const PluginType* type = registry.find(p.type);
+    if (!type) {
+      std::string known;
+      for (const std::string& n : registry.names()) known += (known.empty() ? "" : ", ") + n;
+      fail_at(spec, p.type_mark, path + ".type", "unknown plugin type '" + p.type + "' (known: " + known + ")");
+    }
+    for (const auto& kv : p.config) {
+      if (std::find(type->keys.begin(), type->keys.end(), kv.first) != type->keys.end()) continue;
+      std::string keys;
+      for (const std::string& k : type->keys) keys += (keys.empty() ? "" : ", ") + k;
+      const auto it = p.config_marks.find(kv.first);
+      fail_at(spec, it != p.config_marks.end() ? it->second : p.mark, path + ".config." + kv.first,
+              "plugin instance '" + p.name + "' (type '" + p.type + "'): unknown key '" + kv.first + "' (" +
+                  p.type + " takes: " + keys + ")");
+    }
+  }
+}
 }  // namespace
 
-BuiltHand build_hand_model(const HandSpec& description) {
-  HandSpec spec = description;
+BuiltHand build_hand_model(const HandSpec& spec) {
+  register_native_plugins();
+  check_plugin_keys(spec);
   const std::string comment_name =
       spec.source_name.empty() ? "a HandSpec built in code" : base_name(spec.source_name);
-  const std::string vfs_name = spec.name + ".xml";
   BuiltHand out;
   out.xml = write_mjcf(spec, comment_name);
-  out.model = compile(out.xml, vfs_name);
-  try {
-    const int needed = required_userdata(out.model.get());
-    if (needed > kMaxNuserdata) {
-      fail_at(spec, spec.plugins.front().mark, "plugins",
-              "the plugin instances need " + std::to_string(needed) + " entries of d->userdata, more than the " +
-                  std::to_string(kMaxNuserdata) + " a hand may have");
+  std::string error;
+  out.model = compile_xml_string(out.xml, spec.name + ".xml", error);
+  if (!out.model) {
+    if (error.find("mjhand: plugin instance '") != std::string::npos) {
+      fail_at_plugin(spec, error.substr(error.find("plugin instance '")));
     }
-    if (spec.nuserdata == 0 && needed > 0) {
-      spec.nuserdata = needed;
-      out.xml = write_mjcf(spec, comment_name);
-      out.model = compile(out.xml, vfs_name);
-    } else if (spec.nuserdata < needed) {
-      fail_at(spec, spec.nuserdata_mark, "nuserdata",
-              "the plugin instances need " + std::to_string(needed) + " entries of d->userdata but nuserdata is " +
-                  std::to_string(spec.nuserdata) + ": set it to at least " + std::to_string(needed) +
-                  ", or leave it out to have it sized automatically");
-    }
-    Host::attach(out.model.get());  // the remaining checks (two instances claiming one object); detached at once
-  } catch (const ConfigError& e) {
-    fail_at_plugin(spec, e);
+    throw ModelRejectedError("MuJoCo rejected the generated model: " + error, out.xml);
   }
   std::size_t fingers = 0;
   try {
@@ -112,7 +112,6 @@ BuiltHand build_hand_model(const HandSpec& description) {
     throw std::logic_error("the generated model carries " + std::to_string(fingers) + " finger chains, expected " +
                            std::to_string(spec.fingers.size()) + " (an mjhand bug)");
   }
-  out.nuserdata = spec.nuserdata;
   return out;
 }
 

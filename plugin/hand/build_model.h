@@ -1,13 +1,13 @@
-// HandSpec -> the final MJCF of a hand, checked the way a program will use it: compiled by MuJoCo, <size nuserdata>
-// large enough for its plugin instances, every instance accepted by Host::attach, every chain readable. The one path
+// HandSpec -> the final MJCF of a hand, checked the way a program will use it: compiled by MuJoCo with mjhand's native
+// plugins registered (so every instance is validated by its own init), every chain readable. The one path
 // from a description to a model file, shared by `mjhand make-hand` and library users.
 #pragma once
 
 #include <stdexcept>
 #include <string>
 
-#include "hand/hand_spec.h"
-#include "io/model_io.h"
+#include <mjhand/hand/hand_spec.h>
+#include <mjhand/io/model_io.h>
 
 namespace mjhand {
 
@@ -23,15 +23,13 @@ class ModelRejectedError : public std::runtime_error {
 // the hand of a grasp).
 struct BuiltHand {
   std::string xml;  // the model file's contents
-  ModelPtr model;   // xml compiled by MuJoCo (no Host attached)
-  int nuserdata = 0;  // what <size nuserdata> ended up as: spec.nuserdata, or the plugins' need when that was 0
+  ModelPtr model;   // xml compiled by MuJoCo
 };
 
 // Writes the MJCF (write_mjcf; the comment names the base name of spec.source_name), compiles it in memory and
-// validates it. When spec.nuserdata is 0, nuserdata is sized to what the plugin instances need.
-// Throws ModelRejectedError when MuJoCo rejects the MJCF, and SpecError citing spec.source_name, the YAML line and the
-// field for problems only the compiled model reveals: a plugin instance the host rejects
-// ("plugins[i].config.KEY: <host message>"), an nuserdata below the plugins' need, a need above kMaxNuserdata.
+// validates it. Throws SpecError citing spec.source_name, the YAML line and the field for an unknown plugin type or
+// key and for a configuration the instance rejects ("plugins[i].config.KEY: <mjhand's message>"), and
+// ModelRejectedError when MuJoCo rejects the MJCF for another reason.
 BuiltHand build_hand_model(const HandSpec& spec);
 
 }  // namespace mjhand

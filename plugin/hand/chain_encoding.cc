@@ -1,4 +1,4 @@
-#include "hand/chain_encoding.h"
+#include <mjhand/hand/chain_encoding.h>
 
 #include <cmath>
 #include <stdexcept>

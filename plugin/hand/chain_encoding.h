@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "kinematics/dh_chain.h"
+#include <mjhand/kinematics/dh_chain.h>
 
 namespace mjhand {
 

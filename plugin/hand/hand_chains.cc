@@ -1,4 +1,4 @@
-#include "hand/hand_chains.h"
+#include <mjhand/hand/hand_chains.h>
 
 namespace mjhand {
 

@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "hand/hand_spec.h"
-#include "kinematics/dh_chain.h"
+#include <mjhand/hand/hand_spec.h>
+#include <mjhand/kinematics/dh_chain.h>
 
 namespace mjhand {
 

@@ -1,4 +1,4 @@
-#include "hand/hand_spec.h"
+#include <mjhand/hand/hand_spec.h>
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,8 @@
 #include <set>
 #include <sstream>
 
-#include "coupling/coupling_law.h"
-#include "io/text_file.h"
+#include <mjhand/coupling/coupling_law.h>
+#include <mjhand/io/text_file.h>
 
 namespace mjhand {
 
@@ -510,10 +510,7 @@ HandSpec parse_root(const Field& root) {
   }
   const Field nuser = map.optional("nuserdata");
   if (present(nuser)) {
-    spec.nuserdata = read_int(nuser);
-    if (spec.nuserdata < 0) nuser.fail("must not be negative");
-    if (spec.nuserdata > kMaxNuserdata) nuser.fail("must be at most " + std::to_string(kMaxNuserdata));
-    spec.nuserdata_mark = nuser.mark;
+    nuser.fail("is no longer used: mjhand's plugins keep their state in MuJoCo's d->plugin_state (remove the line)");
   }
   const Field self = map.optional("self_collision");
   if (present(self)) spec.self_collision = read_bool(self);

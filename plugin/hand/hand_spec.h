@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "hand/yaml_fields.h"
-#include "kinematics/dh_chain.h"
+#include <mjhand/hand/yaml_fields.h>
+#include <mjhand/kinematics/dh_chain.h>
 
 namespace mjhand {
 
@@ -75,8 +75,9 @@ struct ActuatorSpec {
   double force_lower = 0.0, force_upper = 0.0;
 };
 
-// An mjhand plugin instance, written into the model as <custom><text name="mjhand:NAME" data="type=T k=v ..."/>.
-// The marks let errors found only once MuJoCo and the plugin host see the model still cite the YAML line;
+// An mjhand plugin instance, written into the model as the native plugin <extension><plugin plugin="mjhand.TYPE">
+// <instance name="NAME"><config key= value=>. The marks let errors found only once MuJoCo compiles the model (the
+// plugin's own validation) still cite the YAML line;
 // they are null for a spec built in code.
 struct PluginSpec {
   std::string name, type;
@@ -103,10 +104,6 @@ struct CouplingSpec {
   YAML::Mark mark = YAML::Mark::null_mark();
 };
 
-// Largest nuserdata a description may ask for (or its plugins may need): anything bigger is a typo, and MuJoCo would
-// allocate it in every mjData.
-constexpr int kMaxNuserdata = 1000000;
-
 struct HandSpec {
   std::string name;
   DHConvention convention = DHConvention::kStandard;
@@ -116,11 +113,9 @@ struct HandSpec {
   std::vector<PluginSpec> plugins;
   std::vector<KeyframeSpec> keyframes;
   std::vector<CouplingSpec> couplings;  // joint equalities, in file order
-  int nuserdata = 0;             // 0: build_hand_model sizes it from the plugins
   bool self_collision = false;  // false: hand geoms never collide with each other (see docs/hand-description.md)
 
   std::string source_name;  // FILE in messages (what parse_hand_spec was given); empty for a spec built in code
-  YAML::Mark nuserdata_mark = YAML::Mark::null_mark();
 };
 
 // Joint name of link k (0-based) of a finger: "<finger>_j<k+1>", shared by the writer and the model reader.

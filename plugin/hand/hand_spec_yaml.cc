@@ -1,8 +1,8 @@
 // hand_spec_to_yaml: the inverse of parse_hand_spec, so tools can edit a spec in code and save it for humans.
 #include <cmath>
 
-#include "hand/hand_spec.h"
-#include "hand/number_format.h"
+#include <mjhand/hand/hand_spec.h>
+#include <mjhand/hand/number_format.h>
 
 namespace mjhand {
 
@@ -183,7 +183,6 @@ std::string hand_spec_to_yaml(const HandSpec& spec) {
     }
     out << YAML::EndSeq;
   }
-  if (spec.nuserdata > 0) out << YAML::Key << "nuserdata" << YAML::Value << spec.nuserdata;
   out << YAML::Key << "self_collision" << YAML::Value << (spec.self_collision ? "true" : "false");
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";

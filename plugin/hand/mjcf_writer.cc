@@ -1,15 +1,15 @@
-#include "hand/mjcf_writer.h"
+#include <mjhand/hand/mjcf_writer.h>
 
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
-#include "coupling/coupling_law.h"
-#include "hand/chain_encoding.h"
-#include "hand/hand_chains.h"
-#include "hand/number_format.h"
-#include "io/xml_text.h"
+#include <mjhand/coupling/coupling_law.h>
+#include <mjhand/hand/chain_encoding.h>
+#include <mjhand/hand/hand_chains.h>
+#include <mjhand/hand/number_format.h>
+#include <mjhand/io/xml_text.h>
 
 namespace mjhand {
 
@@ -169,22 +169,10 @@ struct Writer {
     out << "  </equality>\n";
   }
 
-  // Transition to native plugins (docs/native-plugins.md): instances that serve `type: plugin` actuators are written
-  // as MuJoCo plugins (<extension>); the others still as callback-host texts.
-  bool is_native(const PluginSpec& p) const {
-    for (const ActuatorSpec& a : spec.actuators) {
-      if (a.type == ActuatorType::kPlugin && a.instance == p.name) return true;
-    }
-    return false;
-  }
-
   void extension() {
-    bool any = false;
-    for (const PluginSpec& p : spec.plugins) any = any || is_native(p);
-    if (!any) return;
+    if (spec.plugins.empty()) return;
     out << "  <extension>\n";
     for (const PluginSpec& p : spec.plugins) {
-      if (!is_native(p)) continue;
       out << "    <plugin plugin=\"mjhand." << xml_escape(p.type) << "\">\n";
       out << "      <instance name=\"" << xml_escape(p.name) << "\">\n";
       for (const auto& kv : p.config) {
@@ -204,12 +192,6 @@ struct Writer {
       for (std::size_t i = 0; i < data.size(); ++i) out << (i ? " " : "") << num(data[i]);
       out << "\"/>\n";
     }
-    for (const PluginSpec& p : spec.plugins) {
-      if (is_native(p)) continue;
-      std::string data = "type=" + p.type;
-      for (const auto& kv : p.config) data += " " + kv.first + "=" + kv.second;
-      out << "    <text name=\"mjhand:" << p.name << "\" data=\"" << xml_escape(data) << "\"/>\n";
-    }
     out << "  </custom>\n";
   }
 };
@@ -223,7 +205,6 @@ std::string write_mjcf(const HandSpec& spec, const std::string& source_name) {
   out << "<mujoco model=\"" << spec.name << "\">\n";
   out << "  <compiler angle=\"radian\"/>\n";
   w.extension();
-  if (spec.nuserdata > 0) out << "  <size nuserdata=\"" << spec.nuserdata << "\"/>\n";
   out << "  <worldbody>\n";
   out << "    <body name=\"palm\" " << pose_attrs(spec.palm.pose) << ">\n";
   if (spec.palm.mount == PalmMount::kFree) out << "      <freejoint name=\"palm_free\"/>\n";

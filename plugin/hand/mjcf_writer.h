@@ -1,10 +1,11 @@
-// Spec -> MJCF text that MuJoCo 2.2.2 compiles: one body per DH link laid out with dh_split, so MuJoCo's
-// fingertip sites coincide with mjhand's DH FK, plus the DH tables themselves as <custom> numeric fields.
+// Spec -> MJCF text that MuJoCo compiles: one body per DH link laid out with dh_split, so MuJoCo's
+// fingertip sites coincide with mjhand's DH FK, the DH tables themselves as <custom> numeric fields, and
+// the plugin instances as native <extension> plugins.
 #pragma once
 
 #include <string>
 
-#include "hand/hand_spec.h"
+#include <mjhand/hand/hand_spec.h>
 
 namespace mjhand {
 

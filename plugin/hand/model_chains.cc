@@ -1,13 +1,13 @@
-#include "hand/model_chains.h"
+#include <mjhand/hand/model_chains.h>
 
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
-#include "hand/chain_encoding.h"
-#include "hand/hand_spec.h"
-#include "io/model_io.h"
-#include "kinematics/forward_kinematics.h"
+#include <mjhand/hand/chain_encoding.h>
+#include <mjhand/hand/hand_spec.h>
+#include <mjhand/io/model_io.h>
+#include <mjhand/kinematics/forward_kinematics.h>
 
 namespace mjhand {
 

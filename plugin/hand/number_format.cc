@@ -1,4 +1,4 @@
-#include "hand/number_format.h"
+#include <mjhand/hand/number_format.h>
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "hand/yaml_fields.h"
+#include <mjhand/hand/yaml_fields.h>
 
 #include <cmath>
 #include <cstdlib>

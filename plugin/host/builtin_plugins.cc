@@ -1,20 +1,20 @@
 // The plugin types mjhand ships. Each feature adds its line here (like mujoco_mpc's task registry): name, summary,
 // factory, every configuration key the factory reads (the native plugin's attributes) and, for sensors, their stage.
-#include "coil_actuator/coil_actuator.h"
-#include "coupling/coupling_plugin.h"
-#include "coupling/joint_signal.h"
-#include "computed_torque/computed_torque.h"
-#include "dc_motor/dc_motor.h"
-#include "direct_drive/dynamic_model.h"
-#include "hand_closure/hand_closure.h"
-#include "hand_object/hand_object.h"
-#include "host/registry.h"
-#include "pid/pid.h"
-#include "posture/posture.h"
-#include "sensors/contact_detection.h"
-#include "sensors/fingertip_kinematics.h"
-#include "sensors/grasp_analysis.h"
-#include "torque_control/torque_control.h"
+#include <mjhand/coil_actuator/coil_actuator_plugin.h>
+#include <mjhand/coupling/coupling_plugin.h>
+#include <mjhand/coupling/joint_signal_plugin.h>
+#include <mjhand/computed_torque/computed_torque_plugin.h>
+#include <mjhand/dc_motor/dc_motor_plugin.h>
+#include <mjhand/direct_drive/dynamic_model.h>
+#include <mjhand/hand_closure/hand_closure_plugin.h>
+#include <mjhand/hand_object/hand_object_plugin.h>
+#include <mjhand/host/registry.h>
+#include <mjhand/pid/pid_plugin.h>
+#include <mjhand/posture/posture_plugin.h>
+#include <mjhand/sensors/contact_detection.h>
+#include <mjhand/sensors/fingertip_kinematics.h>
+#include <mjhand/sensors/grasp_analysis.h>
+#include <mjhand/torque_control/torque_control_plugin.h>
 
 namespace mjhand {
 

@@ -1,4 +1,4 @@
-#include "host/config.h"
+#include <mjhand/host/config.h>
 
 #include <cerrno>
 #include <cmath>
@@ -201,6 +201,11 @@ std::vector<int> Config::get_objects(const std::string& key, mjtObj type, bool a
     for (int i = 0; i < n; ++i) {
       if (binding_problem(m_, type, i, native_instance_, false).empty()) ids.push_back(i);  // native: bound to it
     }
+    if (ids.empty() && native_instance_ >= 0 && (type == mjOBJ_ACTUATOR || type == mjOBJ_SENSOR)) {
+      const std::string what = object_type_name(type);
+      fail(key, "'all' means every " + what + " bound to this instance, and none is (declare them as <" + what +
+                    "><plugin instance=\"" + (m_->names + m_->name_pluginadr[native_instance_]) + "\" .../>)");
+    }
     return ids;
   }
   for (const std::string& name : split_commas(value)) {
@@ -223,30 +228,5 @@ void Config::check_all_used() const {
   }
 }
 
-const char* object_type_name(mjtObj type) {
-  switch (type) {
-    case mjOBJ_BODY: return "body";
-    case mjOBJ_JOINT: return "joint";
-    case mjOBJ_GEOM: return "geom";
-    case mjOBJ_SITE: return "site";
-    case mjOBJ_ACTUATOR: return "actuator";
-    case mjOBJ_SENSOR: return "sensor";
-    case mjOBJ_TENDON: return "tendon";
-    case mjOBJ_EQUALITY: return "equality";
-    default: return "object";
-  }
-}
-
-std::string format_value(double v) {
-  std::ostringstream os;
-  os.precision(10);
-  os << v;
-  return os.str();
-}
-
-std::string object_label(const mjModel* m, mjtObj type, int id) {
-  const char* n = mj_id2name(m, type, id);
-  return n && *n ? quoted(n) : "#" + std::to_string(id);
-}
 
 }  // namespace mjhand

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <mjhand/io/labels.h>
+
 namespace mjhand {
 
 // Thrown for any configuration problem; the message names the instance, its location, the key and the value.
@@ -17,9 +19,6 @@ class ConfigError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-
-// Prefix of the <custom><text> names that declare mjhand plugin instances: name="mjhand:INSTANCE".
-inline constexpr const char* kInstancePrefix = "mjhand:";
 
 // Parses "type=pid joints=a,b kp=2" (separators: whitespace or ';') into ordered key/value pairs.
 // Throws ConfigError (prefixed with where(), called only then) on a token without '=', an empty key or value, or
@@ -38,7 +37,7 @@ class Config {
   // Marks this as native plugin instance `id` of the model (<extension><plugin plugin="mjhand.TYPE"><instance>):
   // sensors and actuators it names must then be bound to it (<sensor><plugin instance=...>, <actuator><plugin ...>).
   void set_native_instance(int id) { native_instance_ = id; }
-  // True for a native instance (false for a callback-host instance declared in <custom><text name="mjhand:...">).
+  // True once set_native_instance was called (always, for instances MuJoCo creates; false for a Config built in code).
   bool native() const { return native_instance_ >= 0; }
   int native_instance() const { return native_instance_; }
   // True while MuJoCo sizes a native instance's state and sensors during compilation: the model is not complete yet
@@ -94,15 +93,5 @@ class Config {
   int native_instance_ = -1;
   bool sizing_ = false;
 };
-
-// Human name of an MJCF object type for messages ("joint", "site", ...).
-const char* object_type_name(mjtObj type);
-
-// A number for messages, with 10 significant digits (enough to copy a computed value such as an armature back
-// into the MJCF).
-std::string format_value(double v);
-
-// "'NAME'" of object id, or "#ID" when it has no name: safe to put in any message.
-std::string object_label(const mjModel* m, mjtObj type, int id);
 
 }  // namespace mjhand

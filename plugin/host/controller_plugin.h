@@ -2,9 +2,11 @@
 // usable both in a user's own loop and as an MJCF-declared plugin.
 #pragma once
 
+#include <memory>
 #include <utility>
 
-#include "host/plugin.h"
+#include <mjhand/host/config.h>
+#include <mjhand/host/plugin.h>
 
 namespace mjhand {
 
@@ -49,5 +51,14 @@ class ServoPlugin : public ControllerPlugin<Controller> {
  private:
   double kp_, kv_;
 };
+
+// The servo instance of a setpoint controller, with its gains read from keys kp (required, > 0) and kv (>= 0).
+template <typename Controller>
+std::unique_ptr<Plugin> make_servo_plugin(const Config& cfg, typename Controller::Options options) {
+  const double kp = cfg.get_double("kp", 0.0, 1e9);
+  if (!(kp > 0)) cfg.fail("kp", "must be positive (the servo's stiffness, force per actuator length)");
+  const double kv = cfg.get_double_or("kv", 0.0, 0.0, 1e9);
+  return std::make_unique<ServoPlugin<Controller>>(kp, kv, std::move(options));
+}
 
 }  // namespace mjhand

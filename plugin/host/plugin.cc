@@ -1,4 +1,4 @@
-#include "host/plugin.h"
+#include <mjhand/host/plugin.h>
 
 namespace mjhand {
 

@@ -1,5 +1,6 @@
-// The mjhand plugin interface: what every plugin type implements. Mirrors MuJoCo 3's mjpPlugin (capabilities,
-// nstate, reset, compute) on top of MuJoCo 2.2.2's global callbacks, so a later port is a thin adapter.
+// The mjhand plugin interface: what every plugin type implements, in mjhand's own terms (a controller writes the ctrl
+// of the actuators it drives, an actuator model gives gain and bias, a sensor writes its sensors). One adapter
+// (native/native_plugins.cc) turns every type into a MuJoCo engine plugin (mjpPlugin), so types know nothing of it.
 #pragma once
 
 #include <mujoco/mujoco.h>
@@ -9,17 +10,17 @@
 
 namespace mjhand {
 
-// What an instance takes part in; each maps onto one MuJoCo 2.2.2 callback.
+// What an instance takes part in (the native form of each: docs/native-plugins.md, "How each kind of type maps").
 enum Capability : int {
-  kCapControl = 1 << 0,   // mjcb_control: writes d->ctrl (or qfrc_applied/xfrc_applied)
-  kCapPassive = 1 << 1,   // mjcb_passive: adds into d->qfrc_passive
-  kCapActuator = 1 << 2,  // mjcb_act_gain/bias/dyn for the user actuators the instance owns
-  kCapSensor = 1 << 3,    // mjcb_sensor for the user sensors the instance owns
+  kCapControl = 1 << 0,   // writes d->ctrl of owned_ctrls(); the adapter makes that its actuators' force
+  kCapPassive = 1 << 1,   // adds into d->qfrc_passive
+  kCapActuator = 1 << 2,  // gain, bias and activation derivative of the actuators it owns (actuator models)
+  kCapSensor = 1 << 3,    // writes the sensors it owns
 };
 
 // A configured plugin instance. Created once per model by its factory (which parses and validates the
 // configuration); immutable afterwards, so one instance serves every mjData of the model, in any thread.
-// Everything that changes during a simulation lives in `state`, a slice of d->userdata of nstate() numbers.
+// Everything that changes during a simulation lives in `state`, a slice of d->plugin_state of nstate() numbers.
 class Plugin {
  public:
   virtual ~Plugin() = default;
@@ -28,28 +29,30 @@ class Plugin {
   virtual int capabilities() const = 0;
   // Number of mjtNum of per-simulation state (mjpPlugin::nstate).
   virtual int nstate() const { return 0; }
-  // Writes the initial state; called on the first callback after mj_makeData or mj_resetData (state arrives zeroed).
+  // Writes the initial state; called on the first compute after mj_makeData or mj_resetData (state arrives zeroed).
   virtual void reset(const mjModel* m, const mjData* d, mjtNum* state) const;
 
-  // kCapControl. Called in every mjcb_control (RK4: four times per step), so time-triggered logic should use d->time.
+  // kCapControl. Called whenever MuJoCo computes actuation (RK4: four times per step; also in mj_forward), so
+  // time-triggered logic should use d->time.
   virtual void control(const mjModel* m, mjData* d, mjtNum* state) const;
   // kCapPassive. Must add into d->qfrc_passive, never overwrite it.
   virtual void passive(const mjModel* m, mjData* d, mjtNum* state) const;
   // kCapSensor. stage is mjSTAGE_POS/VEL/ACC; write only the sensordata of owned sensors of that stage.
   virtual void sensor(const mjModel* m, mjData* d, int stage, mjtNum* state) const;
-  // kCapSensor, native plugins: number of values this instance writes into owned sensor `sensor_id` (MuJoCo sizes
-  // a <sensor><plugin> by it; 0 = not owned).
+  // kCapSensor: number of values this instance writes into owned sensor `sensor_id` (MuJoCo sizes a
+  // <sensor><plugin> by it; 0 = not owned).
   virtual int sensor_width(int sensor_id) const {
     (void)sensor_id;
     return 0;
   }
-  // kCapActuator: gain, bias and activation derivative of owned user actuator `id`.
+  // kCapActuator: gain, bias and activation derivative of owned actuator `id`.
   virtual mjtNum actuator_gain(const mjModel* m, const mjData* d, int id, const mjtNum* state) const;
   virtual mjtNum actuator_bias(const mjModel* m, const mjData* d, int id, const mjtNum* state) const;
   virtual mjtNum actuator_dyn(const mjModel* m, const mjData* d, int id, const mjtNum* state) const;
 
-  // User actuators / sensors this instance serves, and actuators whose d->ctrl it writes (filled by claim_*
-  // in the factory; the host rejects two instances claiming the same one).
+  // Actuators / sensors this instance serves, and actuators whose d->ctrl it writes (filled by claim_* in the
+  // factory). MuJoCo binds each <actuator><plugin>/<sensor><plugin> to one instance; the adapter checks the claims
+  // match the bindings and that no two controllers drive one actuator model's input.
   const std::vector<int>& owned_actuators() const { return owned_actuators_; }
   const std::vector<int>& owned_sensors() const { return owned_sensors_; }
   const std::vector<int>& owned_ctrls() const { return owned_ctrls_; }

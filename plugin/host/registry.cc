@@ -1,4 +1,4 @@
-#include "host/registry.h"
+#include <mjhand/host/registry.h>
 
 #include <algorithm>
 #include <cctype>

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "host/config.h"
-#include "host/plugin.h"
+#include <mjhand/host/config.h>
+#include <mjhand/host/plugin.h>
 
 namespace mjhand {
 

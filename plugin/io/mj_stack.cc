@@ -1,4 +1,4 @@
-#include "io/mj_stack.h"
+#include <mjhand/io/mj_stack.h>
 
 namespace mjhand {
 

@@ -1,11 +1,11 @@
-#include "io/model_io.h"
+#include <mjhand/io/model_io.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
-#include "io/text_file.h"
+#include <mjhand/io/text_file.h>
 
 namespace mjhand {
 

@@ -1,4 +1,4 @@
-#include "io/sim_monitor.h"
+#include <mjhand/io/sim_monitor.h>
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "io/text_file.h"
+#include <mjhand/io/text_file.h>
 
 #include <filesystem>
 

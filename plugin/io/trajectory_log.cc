@@ -1,8 +1,8 @@
-#include "io/trajectory_log.h"
+#include <mjhand/io/trajectory_log.h>
 
 #include <stdexcept>
 
-#include "host/config.h"
+#include <mjhand/io/labels.h>
 
 namespace mjhand {
 

@@ -1,4 +1,4 @@
-#include "io/xml_text.h"
+#include <mjhand/io/xml_text.h>
 
 namespace mjhand {
 

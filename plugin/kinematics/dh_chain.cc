@@ -1,4 +1,4 @@
-#include "kinematics/dh_chain.h"
+#include <mjhand/kinematics/dh_chain.h>
 
 namespace mjhand {
 

@@ -1,4 +1,4 @@
-#include "kinematics/dls_ik.h"
+#include <mjhand/kinematics/dls_ik.h>
 
 #include <Eigen/Cholesky>
 #include <algorithm>

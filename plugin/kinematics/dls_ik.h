@@ -5,8 +5,8 @@
 #include <Eigen/Geometry>
 #include <limits>
 
-#include "kinematics/dh_chain.h"
-#include "kinematics/forward_kinematics.h"
+#include <mjhand/kinematics/dh_chain.h>
+#include <mjhand/kinematics/forward_kinematics.h>
 
 namespace mjhand {
 

@@ -1,4 +1,4 @@
-#include "kinematics/egrasp_ik.h"
+#include <mjhand/kinematics/egrasp_ik.h>
 
 #include <algorithm>
 #include <cmath>

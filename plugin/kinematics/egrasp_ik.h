@@ -5,7 +5,7 @@
 #include <array>
 #include <cmath>
 
-#include "kinematics/dh_chain.h"
+#include <mjhand/kinematics/dh_chain.h>
 
 namespace mjhand {
 

@@ -1,4 +1,4 @@
-#include "kinematics/forward_kinematics.h"
+#include <mjhand/kinematics/forward_kinematics.h>
 
 #include <cmath>
 #include <stdexcept>

@@ -5,7 +5,7 @@
 #include <Eigen/Geometry>
 #include <vector>
 
-#include "kinematics/dh_chain.h"
+#include <mjhand/kinematics/dh_chain.h>
 
 namespace mjhand {
 

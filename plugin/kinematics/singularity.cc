@@ -1,4 +1,4 @@
-#include "kinematics/singularity.h"
+#include <mjhand/kinematics/singularity.h>
 
 #include <Eigen/SVD>
 #include <algorithm>

@@ -2,6 +2,6 @@
 // registers every mjhand plugin type with the libmujoco it was linked against as "mjhand.<type>".
 #include <mujoco/mujoco.h>
 
-#include "native/native_plugins.h"
+#include <mjhand/native/native_plugins.h>
 
 mjPLUGIN_LIB_INIT(mjhand_plugins) { mjhand::register_native_plugins(); }

@@ -1,4 +1,4 @@
-#include "native/native_overrides.h"
+#include <mjhand/native/native_overrides.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -8,9 +8,11 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "io/text_file.h"
-#include "io/xml_text.h"
-#include "native/native_plugins.h"
+#include <mjhand/host/config.h>
+#include <mjhand/host/registry.h>
+#include <mjhand/io/text_file.h>
+#include <mjhand/io/xml_text.h>
+#include <mjhand/native/native_plugins.h>
 
 namespace mjhand {
 
@@ -102,7 +104,23 @@ std::string load_error(const std::string& path, const std::string& message,
       where.clear();  // an unreadable include: MuJoCo's message stands alone
     }
   }
-  return (where.empty() ? path : where) + ": MuJoCo cannot load " + (where.empty() ? "it" : path) + ": " + message;
+  // MuJoCo does not know the plugin: say what mjhand's are called (an unprefixed or misspelt type is the usual cause).
+  static const std::regex unknown(R"(plugin (\S+) not found)");
+  std::string hint;
+  if (std::regex_search(message, m, unknown)) {
+    const std::string name = m[1].str();
+    const PluginRegistry& registry = PluginRegistry::global();
+    if (registry.find(name)) {
+      hint = " (mjhand's plugins are named mjhand.TYPE: write plugin=\"mjhand." + name + "\")";
+    } else if (name.rfind(kNativePrefix, 0) == 0 || registry.find(name.substr(name.find('.') + 1))) {
+      std::string known;
+      for (const std::string& t : registry.names()) known += (known.empty() ? "" : ", ") + std::string(kNativePrefix) + t;
+      hint = " (mjhand's plugins: " + known + ")";
+    }
+  }
+  std::string text = message;
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return (where.empty() ? path : where) + ": MuJoCo cannot load " + (where.empty() ? "it" : path) + ": " + text + hint;
 }
 
 ModelPtr compile_files(const std::string& path, const std::map<std::string, std::string>& files) {
@@ -123,18 +141,42 @@ ModelPtr compile_files(const std::string& path, const std::map<std::string, std:
 
 }  // namespace
 
+ConfigOverride parse_override(const std::string& text, const std::string& origin) {
+  const size_t dot = text.find('.'), eq = text.find('=');
+  if (dot == std::string::npos || eq == std::string::npos || dot > eq || dot == 0 || eq == dot + 1 ||
+      eq + 1 == text.size()) {
+    throw ConfigError(origin + ": '" + text + "' is not of the form INSTANCE.KEY=VALUE");
+  }
+  const std::string value = text.substr(eq + 1);
+  if (value.find_first_of(" \t;") != std::string::npos) {
+    throw ConfigError(origin + ": the value in '" + text + "' may not contain spaces or ';'");
+  }
+  return {text.substr(0, dot), text.substr(dot + 1, eq - dot - 1), value, origin};
+}
+
 ModelPtr compile_with_overrides(const std::string& path, const std::string& text,
-                                const std::vector<ConfigOverride>& overrides, std::vector<ConfigOverride>* rest) {
+                                const std::vector<ConfigOverride>& overrides) {
   // An override names a native instance when some file of the model declares <instance name="...">: decided on the
   // text, so an override may supply a key the file lacks (the file alone need not compile).
   std::map<std::string, std::string> files{{path, text}};
   std::vector<ConfigOverride> native;
-  rest->clear();
   if (!overrides.empty()) collect_includes(fs::path(path).parent_path().string(), text, files);
   for (const ConfigOverride& o : overrides) {
     bool done = false;
     for (auto& [name, content] : files) done = done || edit_instance(content, o.instance, o.key, o.value);
-    (done ? native : *rest).push_back(o);
+    if (!done) {
+      std::string known;
+      static const std::regex declared("<instance\\s+name\\s*=\\s*\"([^\"]*)\"");
+      for (const auto& [name, content] : files) {
+        for (auto it = std::sregex_iterator(content.begin(), content.end(), declared); it != std::sregex_iterator();
+             ++it) {
+          known += (known.empty() ? "" : ", ") + (*it)[1].str();
+        }
+      }
+      throw ConfigError(o.origin + ": no plugin instance named '" + o.instance + "' in " + path + " (instances: " +
+                        (known.empty() ? "none" : known) + ")");
+    }
+    native.push_back(o);
   }
   try {
     return compile_files(path, files);
@@ -166,9 +208,8 @@ ModelPtr compile_sources(const std::string& path, const std::map<std::string, st
   return compile_files(path, sources);
 }
 
-ModelPtr load_model_with_overrides(const std::string& path, const std::vector<ConfigOverride>& overrides,
-                                   std::vector<ConfigOverride>* rest) {
-  return compile_with_overrides(path, read_text(path), overrides, rest);
+ModelPtr load_model_with_overrides(const std::string& path, const std::vector<ConfigOverride>& overrides) {
+  return compile_with_overrides(path, read_text(path), overrides);
 }
 
 }  // namespace mjhand

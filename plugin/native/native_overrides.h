@@ -8,22 +8,29 @@
 #include <string>
 #include <vector>
 
-#include "host/host.h"
-#include "io/model_io.h"
+#include <mjhand/io/model_io.h>
 
 namespace mjhand {
 
-// Compiles the MJCF `text` of the file `path` (includes resolve next to it) with every override that names a native
-// mjhand instance applied; the overrides that name no native instance are returned in `rest` (for Host::attach).
-// Throws ConfigError naming the override's origin when its instance cannot be found in the text, and
+// A configuration value given outside the MJCF (e.g. `mjhand run --set close.tau=0.5`): replaces or adds `key`
+// of instance `instance` before MuJoCo compiles (and the instance validates) it.
+struct ConfigOverride {
+  std::string instance, key, value;
+  std::string origin;  // where it came from, for messages ("--set", "setpoints.txt:3")
+};
+
+// Parses "INSTANCE.KEY=VALUE" into an override; throws ConfigError naming `origin` when malformed.
+ConfigOverride parse_override(const std::string& text, const std::string& origin);
+
+// Compiles the MJCF `text` of the file `path` (includes resolve next to it) with every override applied.
+// Throws ConfigError naming the override's origin when its instance is declared in none of the files, and
 // std::runtime_error "PATH: MuJoCo cannot load it: ..." when MuJoCo rejects the result (e.g. mjhand's message for a
 // bad value, or MuJoCo's for an unknown key).
 ModelPtr compile_with_overrides(const std::string& path, const std::string& text,
-                                const std::vector<ConfigOverride>& overrides, std::vector<ConfigOverride>* rest);
+                                const std::vector<ConfigOverride>& overrides);
 
 // The same for a model file on disk.
-ModelPtr load_model_with_overrides(const std::string& path, const std::vector<ConfigOverride>& overrides,
-                                   std::vector<ConfigOverride>* rest);
+ModelPtr load_model_with_overrides(const std::string& path, const std::vector<ConfigOverride>& overrides);
 
 // The MJCF `text` of the file `path` and every file it includes (recursively), keyed by the path MuJoCo resolves
 // each to: what compile_sources takes after edits in memory.

@@ -1,4 +1,4 @@
-#include "native/native_plugins.h"
+#include <mjhand/native/native_plugins.h>
 
 #include <cmath>
 #include <cstdio>
@@ -7,9 +7,9 @@
 #include <mutex>
 #include <string>
 
-#include "host/config.h"
-#include "host/registry.h"
-#include "io/model_io.h"
+#include <mjhand/host/config.h>
+#include <mjhand/host/registry.h>
+#include <mjhand/io/model_io.h>
 
 namespace mjhand {
 
@@ -285,7 +285,7 @@ void run_drivers(const mjModel* m, mjData* d, NativeInstance& ni) {
   }
 }
 
-// User actuators (MuJoCo 2.2.2's gain/bias/dyn "user"): force = gain * (act or ctrl) + bias, as MuJoCo forms it.
+// Actuator models: force = gain * (act or ctrl) + bias, as MuJoCo forms it for its own actuators.
 void compute_actuators(const mjModel* m, mjData* d, int instance, NativeInstance& ni, bool on) {
   const mjtNum* s = state_of(m, d, instance) + kHeader;
   for (int a : ni.actuators) {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "host/plugin.h"
+#include <mjhand/host/plugin.h>
 
 namespace mjhand {
 

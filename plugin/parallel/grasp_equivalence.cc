@@ -1,9 +1,9 @@
-#include "parallel/grasp_equivalence.h"
+#include <mjhand/parallel/grasp_equivalence.h>
 
 #include <string>
 
-#include "grasp/grasp_statics.h"
-#include "parallel/parallel_jacobians.h"
+#include <mjhand/grasp/grasp_statics.h>
+#include <mjhand/parallel/parallel_jacobians.h>
 
 namespace mjhand {
 

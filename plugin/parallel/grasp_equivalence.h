@@ -8,8 +8,8 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "grasp/contact_frames.h"
-#include "parallel/screws.h"
+#include <mjhand/grasp/contact_frames.h>
+#include <mjhand/parallel/screws.h>
 
 namespace mjhand {
 

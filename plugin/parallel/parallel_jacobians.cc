@@ -1,8 +1,8 @@
-#include "parallel/parallel_jacobians.h"
+#include <mjhand/parallel/parallel_jacobians.h>
 
-#include "grasp/grasp_matrix.h"
-#include "grasp/grasp_statics.h"
-#include "parallel/reciprocal_screws.h"
+#include <mjhand/grasp/grasp_matrix.h>
+#include <mjhand/grasp/grasp_statics.h>
+#include <mjhand/parallel/reciprocal_screws.h>
 
 namespace mjhand {
 

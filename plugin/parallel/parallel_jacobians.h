@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "grasp/contact_model.h"
-#include "parallel/screws.h"
+#include <mjhand/grasp/contact_model.h>
+#include <mjhand/parallel/screws.h>
 
 namespace mjhand {
 

@@ -1,6 +1,6 @@
-#include "parallel/parallel_statics.h"
+#include <mjhand/parallel/parallel_statics.h>
 
-#include "grasp/grasp_statics.h"
+#include <mjhand/grasp/grasp_statics.h>
 
 namespace mjhand {
 

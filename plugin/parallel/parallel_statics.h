@@ -5,7 +5,7 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "parallel/parallel_jacobians.h"
+#include <mjhand/parallel/parallel_jacobians.h>
 
 namespace mjhand {
 

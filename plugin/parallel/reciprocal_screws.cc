@@ -1,4 +1,4 @@
-#include "parallel/reciprocal_screws.h"
+#include <mjhand/parallel/reciprocal_screws.h>
 
 #include <Eigen/SVD>
 #include <cmath>

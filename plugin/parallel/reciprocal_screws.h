@@ -5,8 +5,8 @@
 #include <Eigen/Core>
 #include <string>
 
-#include "grasp/contact_model.h"
-#include "parallel/screws.h"
+#include <mjhand/grasp/contact_model.h>
+#include <mjhand/parallel/screws.h>
 
 namespace mjhand {
 

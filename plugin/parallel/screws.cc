@@ -1,4 +1,4 @@
-#include "parallel/screws.h"
+#include <mjhand/parallel/screws.h>
 
 #include <cmath>
 #include <string>

@@ -1,4 +1,4 @@
-#include "parallel/three_ur_hand.h"
+#include <mjhand/parallel/three_ur_hand.h>
 
 #include <cmath>
 #include <string>

@@ -7,7 +7,7 @@
 #include <Eigen/Geometry>
 #include <array>
 
-#include "parallel/screws.h"
+#include <mjhand/parallel/screws.h>
 
 namespace mjhand {
 

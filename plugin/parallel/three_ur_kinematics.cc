@@ -1,4 +1,4 @@
-#include "parallel/three_ur_kinematics.h"
+#include <mjhand/parallel/three_ur_kinematics.h>
 
 #include <Eigen/SVD>
 #include <algorithm>

@@ -5,7 +5,7 @@
 #include <array>
 #include <string>
 
-#include "parallel/three_ur_hand.h"
+#include <mjhand/parallel/three_ur_hand.h>
 
 namespace mjhand {
 

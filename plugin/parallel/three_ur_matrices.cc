@@ -1,10 +1,10 @@
-#include "parallel/three_ur_matrices.h"
+#include <mjhand/parallel/three_ur_matrices.h>
 
 #include <cmath>
 
-#include "grasp/contact_frames.h"
-#include "grasp/grasp_matrix.h"
-#include "parallel/reciprocal_screws.h"
+#include <mjhand/grasp/contact_frames.h>
+#include <mjhand/grasp/grasp_matrix.h>
+#include <mjhand/parallel/reciprocal_screws.h>
 
 namespace mjhand {
 

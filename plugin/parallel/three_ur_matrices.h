@@ -5,9 +5,9 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "grasp/contact_model.h"
-#include "parallel/parallel_jacobians.h"
-#include "parallel/three_ur_hand.h"
+#include <mjhand/grasp/contact_model.h>
+#include <mjhand/parallel/parallel_jacobians.h>
+#include <mjhand/parallel/three_ur_hand.h>
 
 namespace mjhand {
 

@@ -1,4 +1,4 @@
-#include "scene/kelvin_voigt.h"
+#include <mjhand/scene/kelvin_voigt.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,11 +1,11 @@
-#include "scene/scene_spec.h"
+#include <mjhand/scene/scene_spec.h>
 
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
-#include "io/text_file.h"
+#include <mjhand/io/text_file.h>
 
 namespace mjhand {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "hand/hand_spec.h"
-#include "hand/yaml_fields.h"
-#include "scene/kelvin_voigt.h"
+#include <mjhand/hand/hand_spec.h>
+#include <mjhand/hand/yaml_fields.h>
+#include <mjhand/scene/kelvin_voigt.h>
 
 namespace mjhand {
 

@@ -1,13 +1,13 @@
-#include "scene/scene_writer.h"
+#include <mjhand/scene/scene_writer.h>
 
 #include <cstring>
 #include <filesystem>
 #include <memory>
 #include <sstream>
 
-#include "hand/mjcf_writer.h"
-#include "hand/number_format.h"
-#include "host/host.h"
+#include <mjhand/hand/mjcf_writer.h>
+#include <mjhand/native/native_plugins.h>
+#include <mjhand/hand/number_format.h>
 
 namespace mjhand {
 
@@ -105,10 +105,8 @@ int max_links(const HandSpec& hand) {
   return p;
 }
 
-std::string scene_xml(const SceneSpec& spec, const std::vector<MujocoContact>& contacts, int nuserdata,
-                      const SceneWriteOptions& options, bool keep) {
+std::string scene_xml(const SceneSpec& spec, const std::vector<MujocoContact>& contacts, const SceneWriteOptions& options, bool keep) {
   HandSpec hand = spec.hand;
-  hand.nuserdata = 0;
   // The closure instance drives the hand natively: its position actuators become its servos (ServoPlugin) with the
   // same stiffness.
   double kp = 0;
@@ -180,7 +178,6 @@ std::string scene_xml(const SceneSpec& spec, const std::vector<MujocoContact>& c
     x << "      </instance>\n    </plugin>\n";
     x << "  </extension>\n";
   }
-  if (nuserdata > 0) x << "  <size nuserdata=\"" << nuserdata << "\"/>\n";
   x << "</mujoco>\n";
   return xml + x.str();
 }
@@ -193,6 +190,7 @@ std::string vfs_name(const SceneSpec& spec, const SceneWriteOptions& options) {
 }  // namespace
 
 BuiltScene build_scene(const SceneSpec& spec, const SceneWriteOptions& options) {
+  register_native_plugins();
   for (const ObjectSpec& o : spec.objects) {
     if (options.keep_placeholders) {
       for (const SceneNumber& n : o.contact_numbers) {
@@ -214,8 +212,7 @@ BuiltScene build_scene(const SceneSpec& spec, const SceneWriteOptions& options) 
     }
   }
   const std::string file = vfs_name(spec, options);
-  ModelPtr model = compile(scene_xml(spec, contacts, 0, options, false), file);
-  const int needed = required_userdata(model.get());
+  ModelPtr model = compile(scene_xml(spec, contacts, options, false), file);
 
   BuiltScene out;
   // MuJoCo's own effective mass of a contact on a body is 1/body_invweight0 (what its diagApprox uses): the object's
@@ -247,14 +244,8 @@ BuiltScene build_scene(const SceneSpec& spec, const SceneWriteOptions& options) 
     contacts[i] = oc.mujoco;
     out.contacts.push_back(oc);
   }
-  out.nuserdata = needed;
-  out.model = compile(scene_xml(spec, contacts, needed, options, false), file);
-  try {
-    Host::attach(out.model.get());  // every plugin instance validated now, detached at once
-  } catch (const ConfigError& e) {
-    fail_at(spec, YAML::Mark::null_mark(), "grasp", e.what());
-  }
-  out.xml = scene_xml(spec, contacts, needed, options, options.keep_placeholders);
+  out.model = compile(scene_xml(spec, contacts, options, false), file);  // every plugin instance validated by init
+  out.xml = scene_xml(spec, contacts, options, options.keep_placeholders);
   return out;
 }
 

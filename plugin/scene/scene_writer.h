@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "hand/build_model.h"
-#include "io/model_io.h"
-#include "scene/scene_spec.h"
+#include <mjhand/hand/build_model.h>
+#include <mjhand/io/model_io.h>
+#include <mjhand/scene/scene_spec.h>
 
 namespace mjhand {
 
@@ -29,9 +29,8 @@ struct ObjectContact {
 
 struct BuiltScene {
   std::string xml;      // the model file's contents (placeholders kept if asked)
-  ModelPtr model;       // compiled with the placeholder defaults; no Host attached
+  ModelPtr model;       // compiled with the placeholder defaults
   std::vector<ObjectContact> contacts;
-  int nuserdata = 0;
 };
 
 // Builds and checks the scene. Throws SpecError (citing the description) for problems that show only once compiled,

@@ -1,10 +1,10 @@
-#include "sensors/contact_detection.h"
-#include "native/native_plugins.h"
+#include <mjhand/sensors/contact_detection.h>
+#include <mjhand/native/native_plugins.h>
 
 #include <cstring>
 #include <stdexcept>
 
-#include "hand/hand_spec.h"
+#include <mjhand/hand/hand_spec.h>
 
 namespace mjhand {
 
@@ -16,7 +16,7 @@ constexpr int kMaxChannels = 241;
 
 int body_id(const mjModel* m, const std::string& name) { return mj_name2id(m, mjOBJ_BODY, name.c_str()); }
 
-// Debounced detection with its state in d->userdata: [time of the current sample, then per channel the run length of
+// Debounced detection with its state in d->plugin_state: [time of the current sample, then per channel the run length of
 // samples above threshold before the current one, and including it]. Keeping the previous run length makes a second
 // evaluation at the same time (mj_forward after mj_step) replace the current sample instead of counting it twice.
 class ContactDetection : public Plugin {
@@ -98,17 +98,6 @@ class ContactDetection : public Plugin {
   std::vector<int> channel_of_body_;  // body id -> channel, -1 for bodies that are not the hand's
 };
 
-void check_user_sensor(const mjModel* m, const Config& cfg, const std::string& key, int s, int dim) {
-  if (cfg.native()) return;  // a native <sensor><plugin> is sized by sensor_width, computed at the acc stage
-  const std::string label = object_label(m, mjOBJ_SENSOR, s);
-  if (m->sensor_type[s] != mjSENS_USER) cfg.fail(key, "sensor " + label + " is not a <user> sensor");
-  if (m->sensor_needstage[s] != mjSTAGE_ACC) {
-    cfg.fail(key, "sensor " + label + " needs needstage=\"acc\" (contact forces exist after the constraint solve)");
-  }
-  if (m->sensor_dim[s] != dim) {
-    cfg.fail(key, "sensor " + label + " needs dim " + std::to_string(dim) + ", has " + std::to_string(m->sensor_dim[s]));
-  }
-}
 
 std::vector<std::string> split_list(const std::string& s) {
   std::vector<std::string> out;
@@ -175,26 +164,14 @@ ContactLayout contact_layout(const mjModel* m, const std::vector<std::string>& f
 
 ContactLayout declared_contact_layout(const mjModel* m, const std::string& instance, int* signal_sensor) {
   const int native = mj_name2id(m, mjOBJ_PLUGIN, instance.c_str());
-  if (native >= 0) {  // <extension><plugin plugin="mjhand.contact_detection"><instance name=...>
-    const std::string type = native_type(m, native);
-    if (type != "contact_detection") {
-      throw std::runtime_error("plugin instance '" + instance + "' is " +
-                               (type.empty() ? std::string("not an mjhand plugin") : "of type '" + type + "'") +
-                               ", not contact_detection");
-    }
-    return configured_contact_layout(m, native_config(m, native), signal_sensor, nullptr);
+  if (native < 0) throw std::runtime_error("no plugin instance '" + instance + "' (<instance name=\"" + instance + "\">)");
+  const std::string type = native_type(m, native);
+  if (type != "contact_detection") {
+    throw std::runtime_error("plugin instance '" + instance + "' is " +
+                             (type.empty() ? std::string("not an mjhand plugin") : "of type '" + type + "'") +
+                             ", not contact_detection");
   }
-  const std::string text_name = std::string(kInstancePrefix) + instance;
-  const int t = mj_name2id(m, mjOBJ_TEXT, text_name.c_str());
-  if (t < 0) throw std::runtime_error("no plugin instance '" + instance + "' (a <text name=\"" + text_name + "\">)");
-  const std::string data(m->text_data + m->text_adr[t], m->text_size[t] > 0 ? m->text_size[t] - 1 : 0);
-  const auto kv = parse_key_values(data.c_str(), [&] { return "instance '" + instance + "'"; });
-  for (const auto& [k, v] : kv) {
-    if (k == "type" && v != "contact_detection") {
-      throw std::runtime_error("plugin instance '" + instance + "' is of type '" + v + "', not contact_detection");
-    }
-  }
-  return configured_contact_layout(m, kv, signal_sensor, nullptr);
+  return configured_contact_layout(m, native_config(m, native), signal_sensor, nullptr);
 }
 
 ContactLayout configured_contact_layout(const mjModel* m,
@@ -232,11 +209,9 @@ std::unique_ptr<Plugin> make_contact_detection_plugin(const mjModel* m, const Co
   } catch (const std::exception& e) {
     cfg.fail(cfg.has("palm") && std::string(e.what()).find("palm") != std::string::npos ? "palm" : "fingers", e.what());
   }
-  check_user_sensor(m, cfg, "sensor", signal, layout.channels());
   int where = -1;
   if (cfg.has("where")) {
     where = cfg.get_object("where", mjOBJ_SENSOR);
-    check_user_sensor(m, cfg, "where", where, 6 * layout.channels());
   }
   const double threshold = cfg.get_double_or("threshold", 0.01, 0.0, 1e6);
   const int samples = cfg.get_int_or("samples", 10, 1, 1000000);

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "host/config.h"
-#include "host/plugin.h"
+#include <mjhand/host/config.h>
+#include <mjhand/host/plugin.h>
 
 namespace mjhand {
 
@@ -34,7 +34,7 @@ std::vector<std::string> embedded_finger_names(const mjModel* m);
 // ("" for none). Throws std::runtime_error naming a finger without a <finger>_link1 body or a missing palm body.
 ContactLayout contact_layout(const mjModel* m, const std::vector<std::string>& fingers, const std::string& palm);
 
-// The layout a contact_detection instance declared in m uses (its own keys, re-read from its <text>), and the id of
+// The layout a contact_detection instance declared in m uses (its own keys, as compiled into m), and the id of
 // its signal sensor. Throws std::runtime_error when there is no such instance or it is of another type.
 ContactLayout declared_contact_layout(const mjModel* m, const std::string& instance, int* signal_sensor);
 

@@ -1,10 +1,10 @@
-#include "sensors/fingertip_kinematics.h"
+#include <mjhand/sensors/fingertip_kinematics.h>
 
 #include <vector>
 
-#include "hand/model_chains.h"
-#include "kinematics/forward_kinematics.h"
-#include "kinematics/singularity.h"
+#include <mjhand/hand/model_chains.h>
+#include <mjhand/kinematics/forward_kinematics.h>
+#include <mjhand/kinematics/singularity.h>
 
 namespace mjhand {
 
@@ -63,9 +63,8 @@ class FingertipKinematics : public Plugin {
 
 std::unique_ptr<Plugin> make_fingertip_kinematics_plugin(const mjModel* m, const Config& cfg) {
   const std::vector<int> sensors = cfg.get_objects("sensors", mjOBJ_SENSOR);
-  // Native, while MuJoCo sizes the sensors: only their widths are needed (the chains are not in the model yet).
-  const int dim = cfg.native() && cfg.get_bool_or("manipulability", false) ? 4 : 3;
-  if (cfg.sizing()) {
+  const int dim = cfg.get_bool_or("manipulability", false) ? 4 : 3;
+  if (cfg.sizing()) {  // MuJoCo sizes the sensors: only their widths are needed (the chains are not there yet)
     std::vector<Output> outputs;
     for (int s : sensors) outputs.push_back({s, -1, dim});
     return std::make_unique<FingertipKinematics>(std::vector<ModelChain>{}, std::move(outputs));
@@ -84,10 +83,6 @@ std::unique_ptr<Plugin> make_fingertip_kinematics_plugin(const mjModel* m, const
   for (int s : sensors) {
     const std::string label = object_label(m, mjOBJ_SENSOR, s);
     if (m->sensor_objtype[s] != mjOBJ_SITE) cfg.fail("sensors", "sensor " + label + " needs objtype=\"site\"");
-    if (!cfg.native()) {
-      if (m->sensor_needstage[s] != mjSTAGE_POS) cfg.fail("sensors", "sensor " + label + " needs needstage=\"pos\"");
-      if (m->sensor_dim[s] != 3 && m->sensor_dim[s] != 4) cfg.fail("sensors", "sensor " + label + " needs dim 3 or 4");
-    }
     int found = -1;
     for (size_t c = 0; c < chains.size(); ++c) {
       if (chains[c].tip_site == m->sensor_objid[s]) found = static_cast<int>(c);
@@ -96,7 +91,7 @@ std::unique_ptr<Plugin> make_fingertip_kinematics_plugin(const mjModel* m, const
       cfg.fail("sensors", "sensor " + label + " is on site " + object_label(m, mjOBJ_SITE, m->sensor_objid[s]) +
                               ", which is not the tip of an embedded finger chain");
     }
-    outputs.push_back({s, found, cfg.native() ? dim : m->sensor_dim[s]});
+    outputs.push_back({s, found, dim});
   }
   return std::make_unique<FingertipKinematics>(std::move(chains), std::move(outputs));
 }

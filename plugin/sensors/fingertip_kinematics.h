@@ -5,8 +5,8 @@
 
 #include <memory>
 
-#include "host/config.h"
-#include "host/plugin.h"
+#include <mjhand/host/config.h>
+#include <mjhand/host/plugin.h>
 
 namespace mjhand {
 

@@ -1,4 +1,4 @@
-#include "sensors/grasp_analysis.h"
+#include <mjhand/sensors/grasp_analysis.h>
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
@@ -7,9 +7,9 @@
 #include <limits>
 #include <thread>
 
-#include "grasp/grasp_quality.h"
-#include "grasp/grasp_state.h"
-#include "grasp/wrench_space.h"
+#include <mjhand/grasp/grasp_quality.h>
+#include <mjhand/grasp/grasp_state.h>
+#include <mjhand/grasp/wrench_space.h>
 
 namespace mjhand {
 
@@ -299,7 +299,7 @@ class GraspAnalysis : public Plugin {
     }
     if (s_.epsilon != EpsilonMode::kOff) {
       // Time-triggered (the sensor runs again in every mj_forward): evaluate when epsilon_every steps have passed,
-      // or when time went backwards (a state was restored without resetting userdata).
+      // or when time went backwards (a state was restored without resetting the plugin state).
       const double period = s_.epsilon_every * m->opt.timestep;
       const bool due = state[2] == 0 || d->time < state[0] || d->time >= state[0] + period - 0.5 * m->opt.timestep;
       if (due) {
@@ -384,22 +384,6 @@ std::unique_ptr<Plugin> make_grasp_analysis_plugin(const mjModel* m, const Confi
 
   s.sensor = cfg.get_object("sensor", mjOBJ_SENSOR);
   const std::string label = object_label(m, mjOBJ_SENSOR, s.sensor);
-  if (!cfg.native()) {  // a native <sensor><plugin> is sized by sensor_width and computed at the type's stage (acc)
-    if (m->sensor_type[s.sensor] != mjSENS_USER) cfg.fail("sensor", "sensor " + label + " is not a <user> sensor");
-    if (m->sensor_needstage[s.sensor] != mjSTAGE_ACC) {
-      cfg.fail("sensor", "sensor " + label +
-                             " needs needstage=\"acc\" (contact forces are known only after the constraint solver)");
-    }
-    if (m->sensor_datatype[s.sensor] != mjDATATYPE_REAL) {
-      cfg.fail("sensor", "sensor " + label + " needs datatype=\"real\" (the cone margin can be negative)");
-    }
-    if (m->sensor_dim[s.sensor] != static_cast<int>(s.outputs.size())) {
-      std::string names;
-      for (GraspMetric g : s.outputs) names += (names.empty() ? "" : ",") + std::string(metric_name(g));
-      cfg.fail("sensor", "sensor " + label + " has dim " + std::to_string(m->sensor_dim[s.sensor]) + " but writes " +
-                             std::to_string(s.outputs.size()) + " values (" + names + ")");
-    }
-  }
 
   // The conditions hand_from_finger_roots / hand_from_palm reject, checked here first so that the message names
   // the key and the offending body.

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "grasp/contact_frames.h"
-#include "grasp/contact_model.h"
-#include "host/config.h"
-#include "host/plugin.h"
+#include <mjhand/grasp/contact_frames.h>
+#include <mjhand/grasp/contact_model.h>
+#include <mjhand/host/config.h>
+#include <mjhand/host/plugin.h>
 
 namespace mjhand {
 

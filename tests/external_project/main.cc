@@ -1,10 +1,11 @@
 // An external program using the installed mjhand: it registers a plugin type of its own ("tip_height") next to
-// mjhand's built-ins, loads its own model (finger.xml) whose MJCF uses that type, and drives the finger with
-// mjhand's PidController as a plain C++ class in its own mj_step loop (no plugin host involved for the PID).
+// mjhand's built-ins (as the native MuJoCo plugin "mjhand.tip_height"), loads its own model (finger.xml) whose MJCF
+// uses that type, and drives the finger with mjhand's PidController as a plain C++ class in its own mj_step loop
+// (no plugin involved for the PID).
 // Exits nonzero unless the PID reached its setpoints and the own plugin filled its sensor every step.
-#include <mjhand/host/host.h>
 #include <mjhand/host/registry.h>
 #include <mjhand/io/model_io.h>
+#include <mjhand/native/native_plugins.h>
 #include <mjhand/pid/pid.h>
 
 #include <algorithm>
@@ -16,7 +17,7 @@
 
 namespace {
 
-// Own plugin type: writes the height of a site into a <user> sensor at the position stage.
+// Own plugin type: writes the height of a site into its sensor at the position stage.
 class TipHeight : public mjhand::Plugin {
  public:
   TipHeight(int site, int sensor) : site_(site), sensor_(sensor) { claim_sensor(sensor); }
@@ -24,6 +25,7 @@ class TipHeight : public mjhand::Plugin {
   void sensor(const mjModel* m, mjData* d, int stage, mjtNum*) const override {
     if (stage == mjSTAGE_POS) d->sensordata[m->sensor_adr[sensor_]] = d->site_xpos[3 * site_ + 2];
   }
+  int sensor_width(int id) const override { return id == sensor_ ? 1 : 0; }  // MuJoCo sizes the sensor by it
 
  private:
   int site_, sensor_;
@@ -32,8 +34,8 @@ class TipHeight : public mjhand::Plugin {
 // Factory: keys are validated through mjhand::Config like any built-in type's.
 std::unique_ptr<mjhand::Plugin> make_tip_height(const mjModel* m, const mjhand::Config& cfg) {
   const int site = cfg.get_object("site", mjOBJ_SITE);
-  const int sensor = cfg.get_object("sensor", mjOBJ_SENSOR);
-  if (m->sensor_dim[sensor] != 1) cfg.fail("sensor", "needs dim=\"1\"");
+  const int sensor = cfg.get_object("sensor", mjOBJ_SENSOR);  // must be bound to the instance (checked)
+  (void)m;
   return std::make_unique<TipHeight>(site, sensor);
 }
 
@@ -48,16 +50,16 @@ int id_of(const mjModel* m, mjtObj type, const char* name) {
 int main(int argc, char** argv) {
   const char* path = argc > 1 ? argv[1] : EXAMPLE_MODEL;
   try {
-    mjhand::register_plugin_type("tip_height", "height of a site into a <user> sensor (external example)",
-                                 make_tip_height);
+    mjhand::register_plugin_type("tip_height", "height of a site into a sensor (external example)", make_tip_height,
+                                 {"site", "sensor"});
+    mjhand::register_native_plugins();  // mjhand's types and the own one, as "mjhand.*" MuJoCo plugins
     const auto types = mjhand::PluginRegistry::global().names();
     const bool has_pid = std::count(types.begin(), types.end(), "pid") == 1;
     const bool has_own = std::count(types.begin(), types.end(), "tip_height") == 1;
     std::printf("registered plugin types: %zu (pid: %s, tip_height: %s)\n", types.size(), has_pid ? "yes" : "no",
                 has_own ? "yes" : "no");
 
-    mjhand::ModelPtr m = mjhand::load_model(path);
-    auto host = mjhand::Host::attach(m.get(), {path, {}});
+    mjhand::ModelPtr m = mjhand::load_model(path);  // a bad <config> would be MuJoCo's load error
     mjhand::DataPtr d = mjhand::make_data(m.get());
 
     mjhand::PidController::Options o;
@@ -99,7 +101,7 @@ int main(int argc, char** argv) {
       std::printf("FAIL: the PID did not reach its setpoints\n");
       ok = false;
     }
-    // MuJoCo leaves an unserved <user> sensor at 0; the finger starts level (tip height 0) and ends raised.
+    // The finger starts level (tip height 0) and ends raised: the sensor was really written.
     if (sensor_ok != steps || d->sensordata[adr] == 0) {
       std::printf("FAIL: the own plugin type did not fill its sensor in every step\n");
       ok = false;

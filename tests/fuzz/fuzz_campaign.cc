@@ -3,7 +3,7 @@
 // grid cannot ask for an astronomically large expansion. Documented outcome for bad input: SpecError.
 #include "campaign.h"
 #include "fuzz_util.h"
-#include "hand/yaml_fields.h"
+#include <mjhand/hand/yaml_fields.h>
 
 namespace {
 constexpr double kMaxRollouts = 10000;  // larger expansions are valid but too slow to be worth fuzzing

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "fuzz_util.h"
-#include "host/config.h"
-#include "io/model_io.h"
+#include <mjhand/host/config.h>
+#include <mjhand/io/model_io.h>
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "coupling/fit.h"
+#include <mjhand/coupling/fit.h>
 #include "fuzz_util.h"
 
 namespace {

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "fuzz_util.h"
-#include "hand/hand_spec.h"
-#include "hand/mjcf_writer.h"
-#include "hand/yaml_fields.h"
+#include <mjhand/hand/hand_spec.h>
+#include <mjhand/hand/mjcf_writer.h>
+#include <mjhand/hand/yaml_fields.h>
 
 namespace {
 // A number the MJCF writer printed as nan or inf (MuJoCo would read it as 0 or reject the file): a token of the

@@ -1,8 +1,8 @@
 // libFuzzer target: grasp scene descriptions (plugin/scene/scene_spec.h), relative hand and mesh paths resolved in
 // models/scenarios/ (where the seed scenes live). Documented outcome for bad input: SpecError.
 #include "fuzz_util.h"
-#include "hand/yaml_fields.h"
-#include "scene/scene_spec.h"
+#include <mjhand/hand/yaml_fields.h>
+#include <mjhand/scene/scene_spec.h>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "render/image.h"
-#include "native/native_plugins.h"
+#include <mjhand/native/native_plugins.h>
 
 int main(int argc, char** argv) {
   mjhand::register_native_plugins();  // "mjhand.*" plugins known to MuJoCo before any model loads

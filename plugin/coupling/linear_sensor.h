@@ -1,12 +1,6 @@
 // Actuator sensor mapping (BERUL section 5): the actuated joint's angle is linear in the sensor signal M,
-// theta_1 = gain * M + offset (thumb: gain -0.2924, offset -0.0419). The model converts both ways, and the sensor
-// plugin "joint_signal" writes M into a <user> sensor from the simulated joint angle.
+// theta_1 = gain * M + offset (thumb: gain -0.2924, offset -0.0419). The model converts both ways.
 #pragma once
-
-#include <memory>
-
-#include "host/config.h"
-#include "host/plugin.h"
 
 namespace mjhand {
 
@@ -22,9 +16,5 @@ struct LinearSensorModel {
 
 // BERUL thumb's published mapping (theta_1 = -0.2924 M - 0.0419).
 constexpr LinearSensorModel kBerulThumbSensor{-0.2924, -0.0419};
-
-// Keys: joint=J sensor=S (<user> sensor, dim 1, needstage pos) gain=G (nonzero) offset=O
-// angles=qpos|dh (as for "coupling": dh adds the joint's DH theta offset to qpos).
-std::unique_ptr<Plugin> make_joint_signal_plugin(const mjModel* m, const Config& cfg);
 
 }  // namespace mjhand

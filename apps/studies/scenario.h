@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "scene/scene_spec.h"
+#include <mjhand/scene/scene_spec.h>
 
 namespace mjhand {
 

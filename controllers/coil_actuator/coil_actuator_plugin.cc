@@ -1,4 +1,4 @@
-#include "coil_actuator/coil_actuator.h"
+#include <mjhand/coil_actuator/coil_actuator_plugin.h>
 
 #include <cmath>
 #include <optional>
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "host/host.h"
+#include <mjhand/native/native_plugins.h>
 
 namespace mjhand {
 
@@ -110,25 +110,13 @@ std::vector<double> per_actuator(const Config& cfg, const std::string& key, size
 // Rejects MJCF actuators the coil cannot drive, naming the attribute to change.
 void check_actuator(const mjModel* m, const Config& cfg, int a, bool thermal) {
   const std::string label = "actuator " + object_label(m, mjOBJ_ACTUATOR, a);
-  if (cfg.native()) {  // <actuator><plugin instance=...>: the temperature rise is its one activation (actdim="1")
-    if (thermal && m->actuator_actnum[a] != 1) {
-      cfg.fail("actuators", label + " needs actdim=\"1\": with thermal=true the coil's temperature rise is the "
-                                    "actuator's activation (or set thermal=false)");
-    }
-    if (!thermal && m->actuator_actnum[a] != 0) {
-      cfg.fail("actuators", label + " has activation dynamics but thermal=false: remove actdim (or set thermal=true)");
-    }
-  } else {
-    if (m->actuator_gaintype[a] != mjGAIN_USER || m->actuator_biastype[a] != mjBIAS_USER) {
-      cfg.fail("actuators", label + " needs gaintype=\"user\" biastype=\"user\" (the coil supplies the torque)");
-    }
-    if (thermal && m->actuator_dyntype[a] != mjDYN_USER) {
-      cfg.fail("actuators", label + " needs dyntype=\"user\": with thermal=true the coil's temperature rise is the "
-                                    "actuator's activation (or set thermal=false)");
-    }
-    if (!thermal && m->actuator_dyntype[a] != mjDYN_NONE) {
-      cfg.fail("actuators", label + " has activation dynamics but thermal=false: remove dyntype (or set thermal=true)");
-    }
+  // <actuator><plugin instance=...>: with thermal=true the temperature rise is its one activation (actdim="1").
+  if (thermal && m->actuator_actnum[a] != 1) {
+    cfg.fail("actuators", label + " needs actdim=\"1\": with thermal=true the coil's temperature rise is the "
+                                  "actuator's activation (or set thermal=false)");
+  }
+  if (!thermal && m->actuator_actnum[a] != 0) {
+    cfg.fail("actuators", label + " has activation dynamics but thermal=false: remove actdim (or set thermal=true)");
   }
   const int tr = m->actuator_trntype[a];
   if (tr != mjTRN_JOINT && tr != mjTRN_JOINTINPARENT) cfg.fail("actuators", label + " must drive a joint");
@@ -253,18 +241,6 @@ std::unique_ptr<Plugin> make_coil_actuator_plugin(const mjModel* m, const Config
       cfg.fail("sensors", "needs one sensor per actuator (" + std::to_string(n) + "), got " +
                               std::to_string(sensors.size()));
     }
-    for (int s : sensors) {
-      const std::string label = "sensor " + object_label(m, mjOBJ_SENSOR, s);
-      if (cfg.native()) continue;  // a native <sensor><plugin>: 4 values at the acc stage
-      if (m->sensor_type[s] != mjSENS_USER) cfg.fail("sensors", label + " is not a <user> sensor");
-      if (m->sensor_dim[s] != 4) {
-        cfg.fail("sensors", label + " needs dim=\"4\" (temperature rise, current, clipped flag, power), has " +
-                                std::to_string(m->sensor_dim[s]));
-      }
-      if (m->sensor_needstage[s] != mjSTAGE_ACC) {
-        cfg.fail("sensors", label + " needs needstage=\"acc\": only then has every controller written ctrl");
-      }
-    }
   }
 
   std::vector<Coil> coils;
@@ -276,7 +252,7 @@ std::unique_ptr<Plugin> make_coil_actuator_plugin(const mjModel* m, const Config
     const int j = m->actuator_trnid[2 * a];
     c.qadr = m->jnt_qposadr[j];
     c.dofadr = m->jnt_dofadr[j];
-    c.act = thermal ? a - (m->nu - m->na) : -1;
+    c.act = thermal ? m->actuator_actadr[a] : -1;
     c.sensor = sensors.empty() ? -1 : sensors[k];
     c.p.kt = kt[k];
     c.p.phi_offset = phi_offset[k];
@@ -292,18 +268,18 @@ std::unique_ptr<Plugin> make_coil_actuator_plugin(const mjModel* m, const Config
   return std::make_unique<CoilActuatorPlugin>(m, std::move(coils));
 }
 
-const CoilParams* find_coil(const Host& host, int actuator) {
-  for (const Instance* inst : host.all_instances()) {
-    const auto* coil = dynamic_cast<const CoilActuatorPlugin*>(inst->plugin.get());
+const CoilParams* find_coil(const mjModel* m, const mjData* d, int actuator) {
+  for (int i = 0; i < m->nplugin; ++i) {
+    const auto* coil = dynamic_cast<const CoilActuatorPlugin*>(native_plugin(m, d, i));
     if (!coil) continue;
     if (const Coil* c = coil->find(actuator)) return &c->p;
   }
   return nullptr;
 }
 
-CoilState coil_state(const Host& host, const mjData* d, int actuator) {
-  for (const Instance* inst : host.all_instances()) {
-    const auto* coil = dynamic_cast<const CoilActuatorPlugin*>(inst->plugin.get());
+CoilState coil_state(const mjModel* m, const mjData* d, int actuator) {
+  for (int i = 0; i < m->nplugin; ++i) {
+    const auto* coil = dynamic_cast<const CoilActuatorPlugin*>(native_plugin(m, d, i));
     if (!coil) continue;
     if (const Coil* c = coil->find(actuator)) return CoilActuatorPlugin::state(*c, d);
   }

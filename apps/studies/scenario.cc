@@ -1,4 +1,4 @@
-#include "scene/scenario.h"
+#include "studies/scenario.h"
 
 #include <algorithm>
 #include <chrono>
@@ -6,14 +6,13 @@
 #include <cstdio>
 #include <sstream>
 
-#include "grasp/grasp_quality.h"
-#include "grasp/grasp_state.h"
-#include "grasp/wrench_space.h"
-#include "host/host.h"
-#include "io/model_io.h"
-#include "scene/scene_writer.h"
-#include "sensors/contact_detection.h"
-#include "sensors/grasp_analysis.h"
+#include <mjhand/grasp/grasp_quality.h>
+#include <mjhand/grasp/grasp_state.h>
+#include <mjhand/grasp/wrench_space.h>
+#include <mjhand/io/model_io.h>
+#include <mjhand/scene/scene_writer.h>
+#include <mjhand/sensors/contact_detection.h>
+#include <mjhand/sensors/grasp_analysis.h>
 
 namespace mjhand {
 
@@ -103,8 +102,7 @@ ScenarioResult run_scenario(const mjModel* m, const ScenarioOptions& options) {
   for (const ObjectRef& o : objects) r.object_names.push_back(o.name);
   int signal = -1;
   ContactLayout layout;
-  if (mj_name2id(m, mjOBJ_PLUGIN, kSceneDetector) >= 0 ||
-      mj_name2id(m, mjOBJ_TEXT, (std::string(kInstancePrefix) + kSceneDetector).c_str()) >= 0) {
+  if (mj_name2id(m, mjOBJ_PLUGIN, kSceneDetector) >= 0) {
     layout = declared_contact_layout(m, kSceneDetector, &signal);
     r.channel_names = contact_channel_names(layout);
   }
@@ -120,7 +118,6 @@ ScenarioResult run_scenario(const mjModel* m, const ScenarioOptions& options) {
   r.transitions.assign(nch, 0);
   std::vector<double> previous(nch, 0);
 
-  auto host = Host::attach(m);
   DataPtr data = make_data(m);
   mjData* d = data.get();
   mj_forward(m, d);

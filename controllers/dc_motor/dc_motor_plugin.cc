@@ -1,4 +1,6 @@
-#include "dc_motor/dc_motor.h"
+#include <mjhand/dc_motor/dc_motor_plugin.h>
+
+#include <mjhand/dc_motor/dc_motor.h>
 
 #include <cmath>
 #include <sstream>
@@ -40,9 +42,6 @@ std::unique_ptr<Plugin> make_dc_motor_plugin(const mjModel* m, const Config& cfg
   const bool check_armature = cfg.get_bool_or("check_armature", true);
   for (int a : acts) {
     const std::string label = "actuator " + object_label(m, mjOBJ_ACTUATOR, a);
-    if (!cfg.native() && (m->actuator_gaintype[a] != mjGAIN_USER || m->actuator_biastype[a] != mjBIAS_USER)) {
-      cfg.fail("actuators", label + " needs gaintype=\"user\" biastype=\"user\" (the motor supplies gain and bias)");
-    }
     if (m->actuator_dyntype[a] != mjDYN_NONE || m->actuator_actnum[a] != 0) {
       cfg.fail("actuators", label + " must have no activation dynamics");
     }

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "coil_actuator/coil_model.h"
+#include <mjhand/coil_actuator/coil_model.h>
 
 namespace mjhand {
 

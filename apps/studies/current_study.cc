@@ -1,4 +1,4 @@
-#include "direct_drive/current_study.h"
+#include "studies/current_study.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,11 +9,11 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "direct_drive/dynamic_model.h"
-#include "direct_drive/dynamics.h"
-#include "direct_drive/finger.h"
-#include "io/model_io.h"
-#include "trajectory/trajectory.h"
+#include <mjhand/direct_drive/dynamic_model.h>
+#include <mjhand/direct_drive/dynamics.h>
+#include <mjhand/direct_drive/finger.h>
+#include <mjhand/io/model_io.h>
+#include <mjhand/trajectory/trajectory.h>
 
 namespace mjhand {
 

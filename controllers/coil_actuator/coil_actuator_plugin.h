@@ -12,13 +12,11 @@
 
 #include <memory>
 
-#include "coil_actuator/coil_model.h"
-#include "host/config.h"
-#include "host/plugin.h"
+#include <mjhand/coil_actuator/coil_model.h>
+#include <mjhand/host/config.h>
+#include <mjhand/host/plugin.h>
 
 namespace mjhand {
-
-class Host;
 
 // Factory of plugin type "coil_actuator". Keys (one value, or one per actuator, unless noted):
 //   actuators=a1,..  [link=1|2|3 (preset from the paper's tables)]  [kt_model=sin2|poly]  [kt_max= N m/A]
@@ -27,9 +25,9 @@ class Host;
 // Without `link`, kt_max (kt_poly for poly), R0 and (thermal) C, R_th are required; given keys override the preset.
 std::unique_ptr<Plugin> make_coil_actuator_plugin(const mjModel* m, const Config& cfg);
 
-// The parameters of the coil that drives actuator `actuator` in `host`'s model, or nullptr when no coil_actuator
-// instance owns it: controllers use it for the inverse map (CoilParams::current_for_torque).
-const CoilParams* find_coil(const Host& host, int actuator);
+// The parameters of the coil that drives actuator `actuator` of m (as configured in d's instances), or nullptr when
+// no coil_actuator instance owns it: controllers use it for the inverse map (CoilParams::current_for_torque).
+const CoilParams* find_coil(const mjModel* m, const mjData* d, int actuator);
 
 // The state of a coil in d as the plugin sees it: actuator angle, its rate, temperature rise (0 without the thermal
 // model), and the current the driver applies for the present ctrl. Valid once qpos/qvel/act/ctrl are set.
@@ -37,7 +35,7 @@ struct CoilState {
   double phi = 0, phidot = 0, dT = 0;
   CoilCurrent current;
 };
-// Throws std::invalid_argument if `actuator` is not driven by a coil of `host`.
-CoilState coil_state(const Host& host, const mjData* d, int actuator);
+// Throws std::invalid_argument if `actuator` is not driven by a coil_actuator instance of m.
+CoilState coil_state(const mjModel* m, const mjData* d, int actuator);
 
 }  // namespace mjhand

@@ -1,8 +1,8 @@
-#include "coupling/joint_signal.h"
+#include <mjhand/coupling/joint_signal_plugin.h>
 
 #include <cmath>
 
-#include "coupling/coupling_plugin.h"
+#include <mjhand/coupling/coupling_plugin.h>
 
 namespace mjhand {
 
@@ -35,11 +35,6 @@ std::unique_ptr<Plugin> make_joint_signal_plugin(const mjModel* m, const Config&
   }
   const int s = cfg.get_object("sensor", mjOBJ_SENSOR);
   const std::string label = object_label(m, mjOBJ_SENSOR, s);
-  if (!cfg.native()) {  // a native <sensor><plugin> is one value, computed at the position stage
-    if (m->sensor_type[s] != mjSENS_USER) cfg.fail("sensor", "sensor " + label + " is not a <user> sensor");
-    if (m->sensor_dim[s] != 1) cfg.fail("sensor", "sensor " + label + " needs dim 1");
-    if (m->sensor_needstage[s] != mjSTAGE_POS) cfg.fail("sensor", "sensor " + label + " needs needstage=\"pos\"");
-  }
   LinearSensorModel model;
   model.gain = cfg.get_double("gain");
   if (!(std::fabs(model.gain) > 1e-12)) cfg.fail("gain", "must be nonzero (the mapping is inverted to give M)");

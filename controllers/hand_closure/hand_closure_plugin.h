@@ -1,0 +1,19 @@
+// The "hand_closure" plugin type: the thin adapter that configures a hand_closure/hand_closure.h object from an instance's keys.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <memory>
+
+#include <mjhand/host/config.h>
+#include <mjhand/host/plugin.h>
+
+namespace mjhand {
+
+// Plugin type "hand_closure": detector=CONTACT_DETECTION_INSTANCE (required), actuators=all|a,b,... (position
+// actuators on finger joints <finger>_j<k>; default all), increment=v|v1,v2,... [rad/step] (required), start=0 [s].
+// The signal sensor is read with the delay of one step (it is written after the constraint solve, the controller
+// runs before it).
+std::unique_ptr<Plugin> make_hand_closure_plugin(const mjModel* m, const Config& cfg);
+
+}  // namespace mjhand

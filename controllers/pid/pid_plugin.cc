@@ -1,0 +1,133 @@
+#include <mjhand/pid/pid_plugin.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include <mjhand/pid/pid.h>
+#include <mjhand/host/controller_plugin.h>
+
+namespace mjhand {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+}  // namespace
+
+void resolve_joint_actuators(const mjModel* m, const Config& cfg, std::vector<int>* joints,
+                             std::vector<int>* actuators) {
+  const bool has_j = cfg.has("joints"), has_a = cfg.has("actuators");
+  if (!has_j && !has_a) cfg.fail("joints", "missing key: give joints=... and/or actuators=...");
+  auto joint_of = [m](int a) {
+    const int tr = m->actuator_trntype[a];
+    return (tr == mjTRN_JOINT || tr == mjTRN_JOINTINPARENT) ? m->actuator_trnid[2 * a] : -1;
+  };
+  if (has_a) {
+    *actuators = cfg.get_objects("actuators", mjOBJ_ACTUATOR, /*allow_all=*/true);
+    if (actuators->empty()) cfg.fail("actuators", "the model has no actuators");
+  }
+  if (has_j) {
+    *joints = cfg.get_objects("joints", mjOBJ_JOINT, /*allow_all=*/false);
+    if (joints->empty()) cfg.fail("joints", "no joints given");
+  }
+  if (has_a && !has_j) {
+    for (int a : *actuators) {
+      const int j = joint_of(a);
+      if (j < 0) cfg.fail("actuators", "actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " does not drive a joint");
+      joints->push_back(j);
+    }
+  } else if (has_j && !has_a) {
+    for (int j : *joints) {
+      int found = -1, count = 0;
+      for (int a = 0; a < m->nu; ++a) {
+        if (joint_of(a) == j) { found = a; ++count; }
+      }
+      if (count != 1) {
+        cfg.fail("joints", "joint " + object_label(m, mjOBJ_JOINT, j) + " is driven by " + std::to_string(count) +
+                               " actuators; name the one to use with actuators=...");
+      }
+      actuators->push_back(found);
+    }
+  } else if (joints->size() != actuators->size()) {
+    cfg.fail("actuators", "needs one actuator per joint (" + std::to_string(joints->size()) + "), got " +
+                              std::to_string(actuators->size()));
+  }
+  for (int j : *joints) {
+    if (m->jnt_type[j] != mjJNT_HINGE && m->jnt_type[j] != mjJNT_SLIDE) {
+      cfg.fail(has_j ? "joints" : "actuators",
+               "joint " + object_label(m, mjOBJ_JOINT, j) + " is not a hinge or slide joint");
+    }
+  }
+}
+
+void output_limits(const mjModel* m, const Config& cfg, const std::vector<int>& actuators, std::vector<double>* u_min,
+                   std::vector<double>* u_max) {
+  const size_t n = actuators.size();
+  if (cfg.has("u_min") != cfg.has("u_max")) cfg.fail(cfg.has("u_min") ? "u_min" : "u_max", "give both u_min and u_max");
+  u_min->clear();
+  u_max->clear();
+  if (cfg.has("u_min")) {
+    *u_min = per_joint_values(cfg, "u_min", n, -mjMAXVAL, mjMAXVAL);
+    *u_max = per_joint_values(cfg, "u_max", n, -mjMAXVAL, mjMAXVAL);
+    for (size_t j = 0; j < n; ++j) {
+      if (!((*u_min)[j] < (*u_max)[j])) cfg.fail("u_max", "must be above u_min");
+    }
+    return;
+  }
+  for (int a : actuators) {
+    const bool lim = m->actuator_ctrllimited[a];
+    u_min->push_back(lim ? m->actuator_ctrlrange[2 * a] : -kInf);
+    u_max->push_back(lim ? m->actuator_ctrlrange[2 * a + 1] : kInf);
+  }
+}
+
+std::vector<double> per_joint_values(const Config& cfg, const std::string& key, size_t count, double lo, double hi) {
+  std::vector<double> v = cfg.get_doubles(key);
+  if (v.size() == 1) v.assign(count, v[0]);
+  if (v.size() != count) {
+    cfg.fail(key, "needs 1 or " + std::to_string(count) + " values (one per joint), got " + std::to_string(v.size()));
+  }
+  for (double x : v) {
+    if (x < lo || x > hi) {
+      cfg.fail(key, "value " + std::to_string(x) + " must lie in [" + std::to_string(lo) + ", " +
+                        std::to_string(hi) + "]");
+    }
+  }
+  return v;
+}
+
+std::unique_ptr<Plugin> make_pid_plugin(const mjModel* m, const Config& cfg) {
+  PidController::Options o;
+  resolve_joint_actuators(m, cfg, &o.joints, &o.actuators);
+  const size_t n = o.joints.size();
+  o.setpoint = per_joint_values(cfg, "setpoint", n, -mjMAXVAL, mjMAXVAL);
+  o.kp = per_joint_values(cfg, "kp", n, 0, mjMAXVAL);
+  o.ki = cfg.has("ki") ? per_joint_values(cfg, "ki", n, 0, mjMAXVAL) : std::vector<double>(n, 0.0);
+  o.kd = cfg.has("kd") ? per_joint_values(cfg, "kd", n, 0, mjMAXVAL) : std::vector<double>(n, 0.0);
+  o.period = cfg.get_double("period", 1e-9, 1e6);
+  if (o.period < m->opt.timestep * (1 - 1e-9)) {
+    cfg.fail("period", "sample period " + std::to_string(o.period) + " s is below the model timestep " +
+                           std::to_string(m->opt.timestep) + " s");
+  }
+  o.tf = cfg.get_double_or("tf", 0.0, 0.0, 1e6);
+  o.derivative = cfg.get_choice_or("derivative", "error", {"error", "measurement"}) == "error"
+                     ? PidController::Derivative::kError
+                     : PidController::Derivative::kMeasurement;
+  // Saturation: the keys, else the actuator's ctrlrange when it has one (so anti-windup knows the real limit).
+  output_limits(m, cfg, o.actuators, &o.u_min, &o.u_max);
+  o.dac_bits = cfg.get_int_or("dac_bits", 0, 0, 32);
+  if (o.dac_bits > 0) {
+    for (size_t j = 0; j < n; ++j) {
+      if (!std::isfinite(o.u_min[j]) || !std::isfinite(o.u_max[j])) {
+        cfg.fail("dac_bits", "the D/A needs an output range: give u_min and u_max (or a ctrlrange)");
+      }
+    }
+  }
+  o.encoder_cpr = cfg.get_double_or("encoder_cpr", 0.0, 0.0, 1e12);
+  if (o.encoder_cpr > 0 && o.encoder_cpr < 1) cfg.fail("encoder_cpr", "must be 0 (off) or at least 1");
+  o.fault_ctrl = cfg.get_double_or("fault_ctrl", 0.0);
+  return std::make_unique<ControllerPlugin<PidController>>(std::move(o));
+}
+
+}  // namespace mjhand

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Proves the layering is enforced (docs/architecture.md): builds three probes (tests/layering/) as if they were core
+# files, in the given build directory. core_only must build; include_upward must fail to compile (the adapter header
+# is not in core's include tree); call_upward must fail to link (core's layer check leaves nothing undefined).
+# Usage: scripts/check-layering.sh [BUILD_DIR]   (default build; configured already)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${1:-$root/build}"
+log="$(mktemp)"
+trap 'rm -f "$log"; cmake -S "$root" -B "$build" -DMJHAND_LAYER_PROBE= >/dev/null' EXIT
+probe() {  # probe NAME EXPECT(ok|fail) PATTERN
+  cmake -S "$root" -B "$build" -DMJHAND_LAYER_PROBE="$1" >/dev/null
+  if cmake --build "$build" --target mjhand_layer_probe_check -j2 >"$log" 2>&1; then
+    [ "$2" = ok ] || { echo "layering: probe $1 built, but must not"; exit 1; }
+  else
+    [ "$2" = fail ] || { echo "layering: probe $1 failed to build:"; tail -20 "$log"; exit 1; }
+    grep -q "$3" "$log" || { echo "layering: probe $1 failed, but not with '$3':"; tail -20 "$log"; exit 1; }
+  fi
+  echo "layering: $1: $2 as expected"
+}
+probe core_only ok ""
+probe include_upward fail "mjhand/native/native_plugins.h: No such file or directory"
+probe call_upward fail "undefined reference to .mjhand::register_native_plugins()"
