@@ -18,39 +18,47 @@
 
 namespace mjhand {
 
+namespace {
+// Adds `type` with the capabilities its instances use (PluginType::capabilities).
+void add(PluginRegistry& registry, int capabilities, PluginType type) {
+  type.capabilities = capabilities;
+  registry.add(std::move(type));
+}
+}  // namespace
+
 void register_builtin_plugins(PluginRegistry& registry) {
-  registry.add({"posture", "moves actuator setpoints to a target posture (first-order, time constant tau)",
+  add(registry, kCapControl, {"posture", "moves actuator setpoints to a target posture (first-order, time constant tau)",
                 make_posture_plugin,
                 {"actuators", "target", "tau", "start", "kp", "kv"}});
-  registry.add({"fingertip_kinematics", "fingertip position (+ manipulability) from mjhand's DH forward kinematics",
+  add(registry, kCapSensor, {"fingertip_kinematics", "fingertip position (+ manipulability) from mjhand's DH forward kinematics",
                 make_fingertip_kinematics_plugin,
                 {"sensors", "manipulability"}, mjSTAGE_POS});
-  registry.add({"grasp_analysis", "per-step grasp metrics: sigma_min(G), closure, forces", make_grasp_analysis_plugin,
+  add(registry, kCapSensor, {"grasp_analysis", "per-step grasp metrics: sigma_min(G), closure, forces", make_grasp_analysis_plugin,
                 {"object", "sensor", "fingers", "palm", "epsilon", "epsilon_every", "cone_edges", "max_contacts", "max_points", "outputs"}, mjSTAGE_ACC});
-  registry.add({"pid", "digital PID joint controller: own sample period, zero-order hold, anti-windup, D/A + encoder",
+  add(registry, kCapControl, {"pid", "digital PID joint controller: own sample period, zero-order hold, anti-windup, D/A + encoder",
                 make_pid_plugin,
                 {"joints", "actuators", "setpoint", "kp", "ki", "kd", "period", "tf", "derivative", "u_min", "u_max", "dac_bits", "encoder_cpr", "fault_ctrl"}});
-  registry.add({"dc_motor", "DC-motor joint actuator (voltage in, gear n): gain ki/(R n), back-EMF + friction bias",
+  add(registry, kCapActuator, {"dc_motor", "DC-motor joint actuator (voltage in, gear n): gain ki/(R n), back-EMF + friction bias",
                 make_dc_motor_plugin,
                 {"actuators", "n", "kb", "ki", "R", "Ja", "Jm", "Ba", "Bm", "check_armature"}, mjSTAGE_POS, true});
-  registry.add({"coil_actuator", "direct-drive coil actuator (current in): K_T(phi) I, I/V limits, R(T), heating as act",
+  add(registry, kCapActuator | kCapSensor, {"coil_actuator", "direct-drive coil actuator (current in): K_T(phi) I, I/V limits, R(T), heating as act",
                 make_coil_actuator_plugin,
                 {"actuators", "sensors", "thermal", "link", "kt_model", "kt_max", "kt_poly", "phi_offset", "R0", "alpha_R", "R_th", "C", "I_max", "V_max"}, mjSTAGE_ACC, true, 4});
-  registry.add({"torque_control", "joint torque control tau_a = k_ps (tau_r - tau_f) with a compliant torque sensor",
+  add(registry, kCapControl, {"torque_control", "joint torque control tau_a = k_ps (tau_r - tau_f) with a compliant torque sensor",
                 make_torque_control_plugin,
                 {"actuators", "sensor_joints", "torque_ref", "kps", "k_theta", "chi", "alpha_deg", "beta_deg", "fault_ctrl"}});
-  registry.add({"computed_torque", "computed-torque / feed-forward joint control on quintic, cosine or via-point paths",
+  add(registry, kCapControl, {"computed_torque", "computed-torque / feed-forward joint control on quintic, cosine or via-point paths",
                 make_computed_torque_plugin,
                 {"joints", "actuators", "finger", "law", "model", "trajectory", "start", "q0", "q1", "T", "durations", "points", "blend", "amplitude_deg", "offset_deg", "rate_deg", "kp", "kv", "compensate_passive", "e_p", "e_v", "e_a", "e_tau", "e_p_scale", "error_period", "error_hold", "seed"}});
-  registry.add({"hand_object", "grasped-object pose control: Cartesian PID, G^+ W + squeeze", make_hand_object_plugin,
+  add(registry, kCapControl, {"hand_object", "grasped-object pose control: Cartesian PID, G^+ W + squeeze", make_hand_object_plugin,
                 {"object", "fingers", "tips", "palm", "trajectory", "start", "center", "amplitude", "frequency", "phase_deg", "rot_axis", "rot_amplitude_deg", "rot_phase_deg", "ramp", "kp", "kd", "ki", "kp_rot", "kd_rot", "ki_rot", "integral_limit", "integral_limit_rot", "approach_force", "min_normal_force", "friction_scale", "finger_acceleration", "compensate_passive", "lp_fallback"}});
-  registry.add({"coupling", "underactuated linkage as a stiff passive spring-damper toward theta_y = poly(theta_x)", make_coupling_plugin,
+  add(registry, kCapPassive, {"coupling", "underactuated linkage as a stiff passive spring-damper toward theta_y = poly(theta_x)", make_coupling_plugin,
                 {"driver", "joint", "coef", "angles", "stiffness", "damping"}});
-  registry.add({"joint_signal", "linear actuator-sensor model: writes M = (theta - offset) / gain into a user sensor", make_joint_signal_plugin,
+  add(registry, kCapSensor, {"joint_signal", "linear actuator-sensor model: writes M = (theta - offset) / gain into a user sensor", make_joint_signal_plugin,
                 {"joint", "sensor", "gain", "offset", "angles"}, mjSTAGE_POS, false, 1});
-  registry.add({"contact_detection", "phalanx/palm contact 0/1 after N samples above a force threshold, + where", make_contact_detection_plugin,
+  add(registry, kCapSensor, {"contact_detection", "phalanx/palm contact 0/1 after N samples above a force threshold, + where", make_contact_detection_plugin,
                 {"sensor", "where", "fingers", "palm", "threshold", "samples"}, mjSTAGE_ACC});
-  registry.add({"hand_closure", "closes position-controlled fingers by an increment per step until each phalanx touches", make_hand_closure_plugin,
+  add(registry, kCapControl, {"hand_closure", "closes position-controlled fingers by an increment per step until each phalanx touches", make_hand_closure_plugin,
                 {"actuators", "detector", "increment", "start", "kp", "kv"}});
   register_direct_drive_model();  // computed_torque's model=direct_drive (closed-form M, V, G of the direct-drive hand)
 }

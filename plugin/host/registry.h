@@ -29,6 +29,10 @@ struct PluginType {
   // > 0: every sensor of this type has this many values, known without building the instance (MuJoCo sizes sensors
   // while the model's actuator data is not there yet, which an actuator model's factory needs).
   int sensor_width = 0;
+  // The Capability flags instances of this type may use. The native registration offers MuJoCo only these (a sensor
+  // type is never called at the actuation or passive stage, a controller never at a sensor stage); an instance using
+  // another is refused when it is created.
+  int capabilities = kCapControl | kCapPassive | kCapActuator | kCapSensor;
 };
 
 class PluginRegistry {

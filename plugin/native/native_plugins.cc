@@ -139,6 +139,7 @@ std::unique_ptr<Plugin> create(const mjModel* m, int instance, const PluginType&
     }
   }
   if ((caps & kCapControl) && (caps & kCapActuator)) cfg.fail("a type may not both control and serve actuators");
+  if (caps & ~type.capabilities) cfg.fail("uses a capability its type does not declare (PluginType::capabilities)");
   return plugin;
 }
 
@@ -444,9 +445,12 @@ int register_native_plugins() {
     p.name = r->name.c_str();
     p.nattribute = static_cast<int>(r->attributes.size());
     p.attributes = r->attributes.data();
-    // Every type offers all three: which ones an instance uses depends on its configuration, and a capability an
-    // instance does not use costs one early return per stage.
-    p.capabilityflags = mjPLUGIN_ACTUATOR | mjPLUGIN_SENSOR | mjPLUGIN_PASSIVE;
+    // Only what the type's instances use: MuJoCo calls every instance at every stage its type offers (and runs
+    // mj_rnePostConstraint before any acceleration-stage sensor type), so an unused capability costs a call per
+    // instance and stage.
+    p.capabilityflags = ((type->capabilities & (kCapControl | kCapActuator)) ? mjPLUGIN_ACTUATOR : 0) |
+                        ((type->capabilities & kCapSensor) ? mjPLUGIN_SENSOR : 0) |
+                        ((type->capabilities & kCapPassive) ? mjPLUGIN_PASSIVE : 0);
     p.needstage = type->sensor_stage;
     p.nstate = cb_nstate;
     p.nsensordata = cb_nsensordata;
