@@ -59,15 +59,20 @@ void forward_kinematics(const Chain& chain, const double* q, ChainData& data) {
   data.tip = data.frames[chain.dof()] * chain.tool;
 }
 
-Eigen::Isometry3d tip_pose_and_jacobian(const Chain& chain, const double* q, double* jacobian) {
+namespace {
+// The tool pose and Jacobian, with link i's constant parts from split(i, &pre, &post).
+template <typename Split>
+Eigen::Isometry3d tip_pose_and_jacobian_with(const Chain& chain, Split&& split, const double* q, double* jacobian) {
   const int n = chain.dof();
   if (n > kMaxStackChainDof) throw std::length_error("tip_pose_and_jacobian: chain has more than 32 joints");
   Eigen::Vector3d axis[kMaxStackChainDof], point[kMaxStackChainDof];
   Eigen::Isometry3d frame = chain.base;
   for (int i = 0; i < n; ++i) {
-    Eigen::Isometry3d pre, post;
-    dh_split(chain.convention, chain.links[i], &pre, &post);
-    const Eigen::Isometry3d joint_frame = advance(frame, pre, post, chain.links[i].kind, q[i], &frame);
+    const Eigen::Isometry3d* pre;
+    const Eigen::Isometry3d* post;
+    Eigen::Isometry3d pre_tmp, post_tmp;
+    split(i, &pre_tmp, &post_tmp, &pre, &post);
+    const Eigen::Isometry3d joint_frame = advance(frame, *pre, *post, chain.links[i].kind, q[i], &frame);
     axis[i] = joint_frame.linear().col(2);
     point[i] = joint_frame.translation();
   }
@@ -77,6 +82,35 @@ Eigen::Isometry3d tip_pose_and_jacobian(const Chain& chain, const double* q, dou
     for (int i = 0; i < n; ++i) jacobian_column(chain.links[i].kind, axis[i], point[i], tip.translation(), j.col(i));
   }
   return tip;
+}
+}  // namespace
+
+Eigen::Isometry3d tip_pose_and_jacobian(const Chain& chain, const double* q, double* jacobian) {
+  return tip_pose_and_jacobian_with(
+      chain,
+      [&](int i, Eigen::Isometry3d* pre_tmp, Eigen::Isometry3d* post_tmp, const Eigen::Isometry3d** pre,
+          const Eigen::Isometry3d** post) {
+        dh_split(chain.convention, chain.links[i], pre_tmp, post_tmp);
+        *pre = pre_tmp;
+        *post = post_tmp;
+      },
+      q, jacobian);
+}
+
+ChainSplit::ChainSplit(const Chain& chain) : pre(chain.dof()), post(chain.dof()) {
+  for (int i = 0; i < chain.dof(); ++i) dh_split(chain.convention, chain.links[i], &pre[i], &post[i]);
+}
+
+Eigen::Isometry3d tip_pose_and_jacobian(const Chain& chain, const ChainSplit& split, const double* q,
+                                        double* jacobian) {
+  return tip_pose_and_jacobian_with(
+      chain,
+      [&](int i, Eigen::Isometry3d*, Eigen::Isometry3d*, const Eigen::Isometry3d** pre,
+          const Eigen::Isometry3d** post) {
+        *pre = &split.pre[i];
+        *post = &split.post[i];
+      },
+      q, jacobian);
 }
 
 void compute_jacobian(const Chain& chain, ChainData& data, JacobianFrame frame) {

@@ -47,4 +47,15 @@ inline constexpr int kMaxStackChainDof = 32;
 // Does not allocate; chain.dof() must not exceed kMaxStackChainDof (checked: throws std::length_error).
 Eigen::Isometry3d tip_pose_and_jacobian(const Chain& chain, const double* q, double* jacobian = nullptr);
 
+// The constant part of every link of a chain (dh_split), computed once: what tip_pose_and_jacobian otherwise
+// recomputes at every call (half its work). Immutable, so one object serves every thread.
+struct ChainSplit {
+  explicit ChainSplit(const Chain& chain);
+  std::vector<Eigen::Isometry3d> pre, post;
+};
+
+// tip_pose_and_jacobian with the split precomputed (`split` built from `chain`): the same numbers, bit for bit.
+Eigen::Isometry3d tip_pose_and_jacobian(const Chain& chain, const ChainSplit& split, const double* q,
+                                        double* jacobian = nullptr);
+
 }  // namespace mjhand

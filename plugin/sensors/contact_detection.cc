@@ -47,10 +47,12 @@ class ContactDetection : public Plugin {
       state[0] = d->time;
       for (int c = 0; c < n; ++c) state[1 + 2 * c] = state[2 + 2 * c];
     }
-    double force[kMaxChannels] = {0};
-    double strongest[kMaxChannels] = {0};
+    double force[kMaxChannels], strongest[kMaxChannels];  // only the n channels in use are touched
     int contact_of[kMaxChannels];
-    for (int c = 0; c < n; ++c) contact_of[c] = -1;
+    for (int c = 0; c < n; ++c) {
+      force[c] = strongest[c] = 0;
+      contact_of[c] = -1;
+    }
     for (int i = 0; i < d->ncon; ++i) {
       const mjContact& con = d->contact[i];
       if (con.efc_address < 0) continue;  // excluded or beyond the solver: no force

@@ -22,6 +22,7 @@ class FingertipKinematics : public Plugin {
  public:
   FingertipKinematics(std::vector<ModelChain> chains, std::vector<Output> outputs)
       : chains_(std::move(chains)), outputs_(std::move(outputs)) {
+    for (const ModelChain& mc : chains_) splits_.emplace_back(mc.chain);
     for (const Output& o : outputs_) claim_sensor(o.sensor);
   }
   int capabilities() const override { return kCapSensor; }
@@ -41,7 +42,8 @@ class FingertipKinematics : public Plugin {
       gather_joint_positions(mc, d->qpos, q);
       mjtNum* out = d->sensordata + m->sensor_adr[o.sensor];
       const bool manipulability = o.dim == 4;
-      const Eigen::Isometry3d tip_in_palm = tip_pose_and_jacobian(mc.chain, q, manipulability ? jac : nullptr);
+      const Eigen::Isometry3d tip_in_palm =
+          tip_pose_and_jacobian(mc.chain, splits_[o.chain], q, manipulability ? jac : nullptr);
       // xpos/xmat are valid at the position stage; a rotation leaves sqrt(det(Jp Jp^T)) unchanged.
       const Eigen::Vector3d p = body_pose(d, mc.palm_body) * tip_in_palm.translation();
       out[0] = p.x();
@@ -56,6 +58,7 @@ class FingertipKinematics : public Plugin {
 
  private:
   std::vector<ModelChain> chains_;
+  std::vector<ChainSplit> splits_;  // one per chain: the links' constant parts, computed once
   std::vector<Output> outputs_;
 };
 
