@@ -265,8 +265,10 @@ void compute_control(const mjModel* m, mjData* d, int instance, NativeInstance& 
 }
 
 // An actuator model reads its ctrl: the controllers that drive it run first (they are time-triggered, so running
-// them again when MuJoCo reaches them changes nothing). MuJoCo asks for act_dot before any plugin computes.
-void run_drivers(const mjModel* m, mjData* d, NativeInstance& ni) {
+// them again when MuJoCo reaches them changes nothing). MuJoCo asks for act_dot before any plugin computes
+// (`all`: every driver runs), then computes the actuator plugins in instance order, so at compute time a driver
+// declared before the model (a lower instance id) has already run: only the later ones run here.
+void run_drivers(const mjModel* m, mjData* d, int instance, NativeInstance& ni, bool all) {
   if (!ni.drivers_found) {
     ni.drivers_found = true;
     for (int c = 0; c < m->nplugin; ++c) {
@@ -280,6 +282,7 @@ void run_drivers(const mjModel* m, mjData* d, NativeInstance& ni) {
     }
   }
   for (int c : ni.drivers) {
+    if (!all && c < instance) continue;
     NativeInstance* driver = get(d, c);
     if (!driver || !driver->plugin || !(driver->caps & kCapControl)) continue;
     compute_control(m, d, c, *driver, ready(m, d, c, *driver));
@@ -377,7 +380,7 @@ void compute(const mjModel* m, mjData* d, int instance, int capability) {
   } else if (capability & mjPLUGIN_ACTUATOR) {
     if (ni->caps & kCapControl) compute_control(m, d, instance, *ni, on);
     if (ni->caps & kCapActuator) {
-      run_drivers(m, d, *ni);
+      run_drivers(m, d, instance, *ni, false);
       compute_actuators(m, d, instance, *ni, on);
     }
   }
@@ -396,8 +399,11 @@ void cb_compute(const mjModel* m, mjData* d, int instance, int capability) {
 void act_dot(const mjModel* m, mjData* d, int instance) {
   NativeInstance* ni = get(d, instance);
   if (!ni || !ni->plugin || !(ni->caps & kCapActuator)) return;
+  bool stateful = false;
+  for (int a : ni->actuators) stateful = stateful || m->actuator_actnum[a] > 0;
+  if (!stateful) return;
   const bool on = ready(m, d, instance, *ni);
-  run_drivers(m, d, *ni);
+  run_drivers(m, d, instance, *ni, true);
   const mjtNum* s = state_of(m, d, instance) + kHeader;
   for (int a : ni->actuators) {
     if (m->actuator_actnum[a] == 0) continue;
