@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Proves the layering is enforced (docs/architecture.md): builds three probes (tests/layering/) as if they were core
-# files, in the given build directory. core_only must build; include_upward must fail to compile (the adapter header
-# is not in core's include tree); call_upward must fail to link (core's layer check leaves nothing undefined).
+# Proves the layering is enforced (docs/architecture.md): builds probes (tests/layering/) as if they were files of a
+# layer, in the given build directory. core_only must build; a probe that includes a higher layer's header must fail
+# to compile (it is not in that layer's include tree); one that calls a higher layer's function must fail to link
+# (the layer checks leave nothing undefined). Core -> adapters and adapters -> models are both probed.
 # Usage: scripts/check-layering.sh [BUILD_DIR]   (default build; configured already)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -18,6 +19,8 @@ probe() {  # probe NAME EXPECT(ok|fail) PATTERN
   fi
   echo "layering: $1: $2 as expected"
 }
-probe core_only ok ""
-probe include_upward fail "mjhand/native/native_plugins.h: No such file or directory"
-probe call_upward fail "undefined reference to .mjhand::register_native_plugins()"
+probe core:core_only ok ""
+probe core:include_upward fail "mjhand/native/native_plugins.h: No such file or directory"
+probe core:call_upward fail "undefined reference to .mjhand::register_native_plugins()"
+probe adapters:adapters_include_models fail "mjhand/generators/build_model.h: No such file or directory"
+probe adapters:adapters_call_models fail "undefined reference to .mjhand::build_hand_model"

@@ -89,6 +89,8 @@ const CliEntry kCli[] = {
   {"plugin config: required key missing",       "run {T}/p_missing.xml",                                              1, "p_missing.xml:5: MuJoCo cannot load {T}/p_missing.xml: Error: engine error: mjhand: plugin instance 'c' (type 'posture', <instance name=\"c\">): missing required key 'target'", ""},
   {"plugin config: actuator bound to another instance", "run {T}/p_two.xml",                                          1, "p_two.xml:5: MuJoCo cannot load {T}/p_two.xml: Error: engine error: mjhand: plugin instance 'd' (type 'posture', <instance name=\"d\">): actuator 'a1' is neither bound to this instance", ""},
   {"plugin config: bound actuator not named",   "run {T}/p_unnamed.xml",                                              1, "plugin instance 'c' (type 'posture', <instance name=\"c\">): actuator 'a2' is bound to this instance, but its configuration does not name it", ""},
+  {"plugin config: old callback-host declaration", "run {T}/p_legacy.xml",                                           1, "p_legacy.xml: <text name=\"mjhand:c\"> declares an mjhand plugin instance the old way; nothing would run it", "docs/native-plugins.md"},
+  {"plugin config: <user> sensor nothing fills", "run {T}/p_user.xml",                                                1, "p_user.xml: sensor 'u' is a <user> sensor, which nothing fills", ""},
   {"plugin config: FK plugin on a hand-made model", "run {T}/p_nochains.xml",                                         1, "p_nochains.xml:5: MuJoCo cannot load {T}/p_nochains.xml: Error: engine error: mjhand: plugin instance 's' (type 'fingertip_kinematics', <instance name=\"s\">): the model carries no mjhand DH chains", ""},
   {"hand description: YAML syntax error",       "make-hand {T}/bad_syntax.yaml -o {T}/o.xml",                        1, "bad_syntax.yaml:3:1: YAML syntax error", ""},
   {"hand description: empty file",              "make-hand {T}/empty.yaml -o {T}/o.xml",                             1, "empty.yaml:1:1: the description is empty", ""},
@@ -283,6 +285,11 @@ void write_fixtures(const std::string& t) {
   write(t + "/p_two.xml", plugin_model(instance("mjhand.posture", "c", posture) +
                                        instance("mjhand.posture", "d", "actuators=a1 target=0.5 kp=2")));
   write(t + "/p_unnamed.xml", plugin_model(instance("mjhand.posture", "c", "actuators=a1 target=0.5 kp=2")));
+  write(t + "/p_legacy.xml", "<mujoco><worldbody><body><joint name=\"j\"/><geom size=\"0.01\"/></body></worldbody>"
+                             "<custom><text name=\"mjhand:c\" data=\"type=posture actuators=all target=0\"/></custom>"
+                             "</mujoco>\n");
+  write(t + "/p_user.xml", "<mujoco><worldbody><body><joint name=\"j\"/><geom size=\"0.01\"/></body></worldbody>"
+                           "<sensor><user name=\"u\" dim=\"1\" needstage=\"pos\"/></sensor></mujoco>\n");
   write(t + "/p_nochains.xml", plugin_model(instance("mjhand.fingertip_kinematics", "s", "sensors=tip") +
                                                 instance("mjhand.posture", "c", posture),
                                             "c", "<plugin name=\"tip\" instance=\"s\" objtype=\"body\" objname=\"l2\"/>"));

@@ -15,7 +15,7 @@
 #include <mjhand/direct_drive/dynamic_model.h>
 #include <mjhand/direct_drive/dynamics.h>
 #include <mjhand/direct_drive/finger.h>
-#include <mjhand/hand/build_model.h>
+#include <mjhand/generators/build_model.h>
 #include <mjhand/native/native_overrides.h>
 #include "test_util.h"
 #include <mjhand/trajectory/trajectory.h>

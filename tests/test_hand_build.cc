@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include <mjhand/hand/build_model.h>
+#include <mjhand/generators/build_model.h>
 #include <mjhand/hand/hand_spec.h>
 #include <mjhand/hand/mjcf_writer.h>
 #include <mjhand/native/native_plugins.h>

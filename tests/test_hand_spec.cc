@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <mjhand/hand/build_model.h>
+#include <mjhand/generators/build_model.h>
 #include <mjhand/hand/chain_encoding.h>
 #include <mjhand/hand/hand_chains.h>
 #include <mjhand/hand/hand_spec.h>

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include <mjhand/hand/build_model.h>
+#include <mjhand/generators/build_model.h>
 #include <mjhand/hand/hand_spec.h>
 #include <mjhand/hand/mjcf_writer.h>
 #include "test_util.h"

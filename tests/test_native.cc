@@ -334,3 +334,45 @@ TEST_CASE("native: two controllers may not drive one actuator model's input", "[
 )");
   CHECK_THAT(load_error(xml), Catch::Contains("key 'actuators'") && Catch::Contains("also driven by instance"));
 }
+
+TEST_CASE("native: a controller drives an actuator model the same declared before or after it", "[native]") {
+  // MuJoCo computes actuator plugins in instance order: a pid declared first has written the motor voltage when the
+  // dc_motor computes; declared after it, the motor runs the pid first. Both orders must give the same motion.
+  const std::string file = mjhand_test::read_all(source_path("models/motor_joint.xml"));
+  // (The prefixes are split so the key scan above does not read these strings as declarations.)
+  const std::string open = "    <plugin plugin=\"mjhand.";
+  const size_t motor = file.find(open + "dc_motor\">");
+  const size_t pid = file.find(open + "pid\">");
+  const size_t end = file.find("  </extension>");
+  REQUIRE((motor < pid && pid < end));
+  const std::string swapped =
+      file.substr(0, motor) + file.substr(pid, end - pid) + file.substr(motor, pid - motor) + file.substr(end);
+  REQUIRE(swapped.size() == file.size());
+  const auto run = [](const std::string& xml, bool pid_first) {
+    ModelPtr m = load_xml_string(xml);
+    CHECK((mjhand::native_type(m.get(), 0) == "pid") == pid_first);
+    DataPtr d = mjhand::make_data(m.get());
+    std::vector<double> q;
+    for (int k = 0; k < 2000; ++k) {
+      mj_step(m.get(), d.get());
+      q.push_back(d->qpos[0]);
+      q.push_back(d->ctrl[0]);
+    }
+    return q;
+  };
+  const std::vector<double> after = run(file, false), before = run(swapped, true);
+  CHECK(after == before);
+  CHECK(std::abs(after[after.size() - 2] - 0.1) < 0.01);  // the loop reached its setpoint: the test ran the motor
+}
+
+TEST_CASE("native: two controllers may not drive one actuator model input, however they name it", "[native]") {
+  std::string xml = mjhand_test::read_all(source_path("models/motor_joint.xml"));
+  // A second pid that finds the motor through its joint (no `actuators` key naming it).
+  const std::string second = R"(<plugin plugin="mjhand.pid"><instance name="other"><config key="joints" value="j"/>
+      <config key="setpoint" value="0.2"/><config key="kp" value="10"/><config key="period" value="0.001"/></instance>
+      </plugin>
+  </extension>)";
+  xml.replace(xml.find("  </extension>"), std::string("  </extension>").size(), second);
+  const std::string error = mjhand_test::attach_error(xml);
+  CHECK_THAT(error, Catch::Contains("actuator 'motor' is also driven by instance"));
+}

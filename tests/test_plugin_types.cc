@@ -241,6 +241,13 @@ TEST_CASE("malformed configurations are load errors naming instance, key and val
     REQUIRE_FALSE(err.empty());
     for (const auto& piece : c.expect) CHECK_THAT(err, Contains(piece));
   }
+  // A servo target beyond a limited joint's range would only push into the limit.
+  std::string limited = arm_xml(pose("0.5,2"), probe);
+  const std::string j2 = "<joint name=\"j2\" axis=\"0 1 0\"";
+  REQUIRE(limited.find(j2) != std::string::npos);
+  limited.replace(limited.find(j2), j2.size(), j2 + " limited=\"true\" range=\"-1 1\"");
+  CHECK_THAT(mjhand_test::attach_error(limited),
+             Contains("key 'target'") && Contains("puts joint 'j2' at 2, outside its range [-1, 1]") && Contains("'a2'"));
   std::string unknown_type = probe_model();
   unknown_type.replace(unknown_type.find("mjhand.posture"), 14, "mjhand.postur");
   CHECK_THAT(mjhand_test::attach_error(unknown_type), Contains("mjhand.postur"));

@@ -45,7 +45,6 @@ void draw_plugin_panel(UiState& ui) {
       ImGui::Indent();
       // Configuration: one text field per key; Apply recompiles with every edit made so far.
       for (const auto& kv : inst.config) {
-        if (kv.first == "type") continue;
         std::string& text = ui.edit_text[inst.name + "." + kv.first];
         char buf[1024];
         std::snprintf(buf, sizeof buf, "%s", text.c_str());

@@ -10,7 +10,8 @@
 namespace mjhand::view {
 
 Session::Session(const std::string& path) : path_(path) {
-  m_ = load_model_with_overrides(path, {});  // errors name the file and line of a bad plugin instance
+  sources_ = load_sources(path);
+  m_ = compile_sources_with_overrides(path, sources_, {});  // errors name the file and line of a bad instance
   instances_ = std::make_unique<InstanceList>(m_.get());
   d_ = make_data(m_.get());
   mjv_defaultPerturb(&pert);
@@ -30,16 +31,18 @@ void Session::apply_enabled() {
 
 std::string Session::reload() {
   ModelPtr nm;
+  std::map<std::string, std::string> sources;
   std::vector<ConfigOverride> kept = overrides_;
   try {
-    nm = load_model_with_overrides(path_, {});
+    sources = load_sources(path_);
+    nm = compile_sources_with_overrides(path_, sources, {});
   } catch (const std::exception& e) {
     return e.what();
   }
   if (!kept.empty()) {  // the edits are compiled into the model
     try {
-      nm = load_model_with_overrides(path_, kept);
-    } catch (const std::exception& with_edits) {  // the file changed so that an edit no longer applies
+      nm = compile_sources_with_overrides(path_, sources, kept);
+    } catch (const std::exception& with_edits) {  // the file changed so that the edits no longer apply together
       kept.clear();
       note(std::string("reload: viewer edits dropped (") + with_edits.what() + ")");
     }
@@ -52,6 +55,7 @@ std::string Session::reload() {
   }
   DataPtr nd = make_data(nm.get());
   replace(std::move(nm), std::move(nd), std::move(ni));
+  sources_ = std::move(sources);
   overrides_ = kept;
   for (auto it = disabled_.begin(); it != disabled_.end();) {
     it = instances_->find(*it) ? std::next(it) : disabled_.erase(it);
@@ -150,7 +154,7 @@ std::string Session::set_overrides(const std::vector<ConfigOverride>& overrides)
   ModelPtr nm;
   std::unique_ptr<InstanceList> ni;
   try {
-    nm = load_model_with_overrides(path_, overrides);
+    nm = compile_sources_with_overrides(path_, sources_, overrides);  // the text loaded, not the file now
     ni = std::make_unique<InstanceList>(nm.get());
   } catch (const std::exception& e) {
     return e.what();  // nothing changed
@@ -165,13 +169,17 @@ std::string Session::set_overrides(const std::vector<ConfigOverride>& overrides)
     mj_setState(nm.get(), nd.get(), state.data(), sig);
     // Running state (integrators, timers, filters) is kept; the entries that reset() derives from the configuration
     // (e.g. a PID setpoint that lives in state) take the new configuration's values. Plugin types need no viewer code.
-    for (size_t k = 0; k < ni->size() && k < instances_->size(); ++k) {
-      const Instance& was = instances_->all()[k];
-      const Instance& now = ni->all()[k];
+    // An instance whose state layout changed (its nstate, or what sits at its place) starts again from reset().
+    for (const Instance& now : *ni) {
+      const Instance* was = instances_->find(now.name);
       const int n = native_state_size(nm.get(), now.id);
-      if (was.name != now.name || n != native_state_size(m_.get(), was.id) || n == 0) continue;
+      if (!was || was->type != now.type || was->plugin->nstate() != now.plugin->nstate() ||
+          m_->plugin_stateadr[was->id] != nm->plugin_stateadr[now.id] || n != native_state_size(m_.get(), was->id)) {
+        reset_native_state(nm.get(), nd.get(), now.id);
+        continue;
+      }
       std::vector<mjtNum> old_fresh(n), new_fresh(n);
-      was.plugin->reset(m_.get(), d_.get(), old_fresh.data());
+      was->plugin->reset(m_.get(), d_.get(), old_fresh.data());
       now.plugin->reset(nm.get(), nd.get(), new_fresh.data());
       mjtNum* live = native_state(nm.get(), nd.get(), now.id);
       for (int i = 0; i < n; ++i) {

@@ -28,7 +28,8 @@ class Session {
   mjData* d() const { return d_.get(); }
   const InstanceList& instances() const { return *instances_; }
 
-  // Recompiles the file; on success replaces model and data (edits that still apply are kept) and returns "".
+  // Reads and recompiles the file; on success replaces model and data (the edits are kept when they all still apply
+  // to the new text, else all dropped with a note in `log`) and returns "".
   // On failure keeps everything and returns MuJoCo's message.
   std::string reload();
   // mj_resetData, or the selected keyframe; plugins restart from their reset state.
@@ -71,6 +72,7 @@ class Session {
   void note(const std::string& s);
 
   std::string path_;
+  std::map<std::string, std::string> sources_;  // the model's files as loaded: edits recompile these
   ModelPtr m_;
   DataPtr d_;
   std::unique_ptr<InstanceList> instances_;

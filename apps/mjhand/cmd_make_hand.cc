@@ -5,7 +5,7 @@
 
 #include "args.h"
 #include "commands.h"
-#include <mjhand/hand/build_model.h>
+#include <mjhand/generators/build_model.h>
 #include <mjhand/hand/hand_spec.h>
 #include <mjhand/io/model_io.h>
 

@@ -163,7 +163,10 @@ int cmd_run(const Args& args) {
   const auto fault_report = [&] {
     const NativeFaults f = native_faults(m.get(), d.get());
     if (f.count == 0) return std::string();
-    return "plugin faults: " + std::to_string(f.count) + " bad value(s) replaced by 0; first: " + f.first + "\n";
+    char head[96];
+    std::snprintf(head, sizeof(head), "plugin faults: %ld bad value(s) replaced by 0 (last at t = %.6g s); first: ",
+                  f.count, f.last_time);
+    return head + f.first + "\n";
   };
   const auto t0 = std::chrono::steady_clock::now();
   for (long k = 1; k <= steps; ++k) {

@@ -1,13 +1,13 @@
-// Plugin type "coil_actuator": the direct-drive hand's coil actuator (Ebner & Wallace 1994, 4.1/5.5/5.6) on MuJoCo
-// user actuators. ctrl is the coil current command [A]; the joint torque is K_T(phi) I with I the command clipped by
+// Plugin type "coil_actuator": the direct-drive hand's coil actuator (Ebner & Wallace 1994, 4.1/5.5/5.6) as an
+// actuator plugin. ctrl is the coil current command [A]; the joint torque is K_T(phi) I with I the command clipped by
 // the driver (I_max, V_max through R(dT) and back-EMF); the coil's temperature rise dT [K] is the actuator's
 // activation d->act, integrated by MuJoCo from C d(dT)/dt = I^2 R(dT) - dT / R_th. See docs/coil-actuator.md.
 //
-// MJCF, per coil: <general joint=".." gaintype="user" biastype="user" dyntype="user"/> (dyntype="user" only with the
-// thermal model; gear 1; no ctrllimited/forcelimited/actlimited). The plugin returns gain 0 and puts the whole
-// torque into the bias, because MuJoCo multiplies the gain by act (the temperature) for actuators with dynamics.
-// Optional <user> sensors (dim 4, needstage="acc"), one per actuator: dT [K], applied current [A],
-// clipped flag (CoilLimit: 0, 1 clipped, 2 non-finite command), electrical power [W].
+// MJCF, per coil: <actuator><plugin joint=".." instance=".." [actdim="1" with the thermal model]/> (gear 1; no
+// ctrllimited/forcelimited/actlimited). The plugin returns gain 0 and puts the whole torque into the bias, so the
+// temperature (act) never multiplies it. Optional sensors <sensor><plugin instance=..> (4 values, acceleration
+// stage), one per actuator: dT [K], applied current [A], clipped flag (CoilLimit: 0, 1 clipped, 2 non-finite
+// command), electrical power [W].
 #pragma once
 
 #include <memory>

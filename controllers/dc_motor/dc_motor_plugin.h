@@ -11,8 +11,8 @@
 namespace mjhand {
 
 // Plugin type "dc_motor": actuators=a1,..  R=  ki=  kb=  Jm=  [Ja=0] [Bm=0] [Ba=0]  n=  [check_armature=true].
-// The actuators must have gaintype="user" biastype="user", a joint transmission with gear 1, and (unless
-// check_armature=false) joint armature (Ja + Jm) / n^2.
+// The actuators are the instance's own <actuator><plugin instance=...> with a joint transmission, gear 1, no
+// activation, and (unless check_armature=false) joint armature (Ja + Jm) / n^2.
 std::unique_ptr<Plugin> make_dc_motor_plugin(const mjModel* m, const Config& cfg);
 
 }  // namespace mjhand

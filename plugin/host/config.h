@@ -26,8 +26,8 @@ class ConfigError : public std::runtime_error {
 std::vector<std::pair<std::string, std::string>> parse_key_values(const std::string& text,
                                                                   const std::function<std::string()>& where);
 
-// Typed, validating access to one instance's keys. Every getter marks its key as used; the host rejects the
-// instance if any key was never read (so a misspelt option is an error, not silently ignored).
+// Typed, validating access to one instance's keys. Every getter marks its key as used; check_all_used (called once
+// the factory returns) rejects the instance if a key was never read (so a stray option is an error, not ignored).
 class Config {
  public:
   // `locate` returns where the instance is declared ("FILE:LINE"); it is only called when a message is built.

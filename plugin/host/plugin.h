@@ -18,9 +18,9 @@ enum Capability : int {
   kCapSensor = 1 << 3,    // writes the sensors it owns
 };
 
-// A configured plugin instance. Created once per model by its factory (which parses and validates the
-// configuration); immutable afterwards, so one instance serves every mjData of the model, in any thread.
-// Everything that changes during a simulation lives in `state`, a slice of d->plugin_state of nstate() numbers.
+// A configured plugin instance, created by its factory (which parses and validates the configuration) for every
+// mjData (MuJoCo's plugin_data) and for inspection (InstanceList); const afterwards. Everything that changes during
+// a simulation lives in `state`, a slice of d->plugin_state of nstate() numbers, so copies and resets see it.
 class Plugin {
  public:
   virtual ~Plugin() = default;

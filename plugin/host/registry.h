@@ -52,8 +52,9 @@ class PluginRegistry {
   std::vector<std::unique_ptr<PluginType>> types_;  // stable addresses for find()
 };
 
-// Registers a user-defined plugin type with the global registry (call before attaching models that use it).
-// With `keys`, register_native_plugins() also offers it to MuJoCo as native plugin "mjhand.<name>".
+// Registers a user-defined plugin type with the global registry; register_native_plugins() then offers it to MuJoCo
+// as native plugin "mjhand.<name>" with `keys` as its configuration attributes (call both before loading models
+// that use it). A type without keys is not offered: MuJoCo needs every attribute an instance may set declared.
 void register_plugin_type(const std::string& name, const std::string& summary, PluginFactory factory,
                           std::vector<std::string> keys = {}, int sensor_stage = mjSTAGE_POS);
 

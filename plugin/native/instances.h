@@ -26,11 +26,17 @@ struct Instance {
   std::vector<std::pair<std::string, std::string>> config;
 };
 
+// "" or a sentence naming the first thing in m written for mjhand's retired callback host that nothing serves now:
+// a <text name="mjhand:..."> instance, a <user> sensor, an actuator with user gain, bias or dynamics. mjhand installs
+// no MuJoCo callbacks, so such a model would run with zeros in their place.
+std::string legacy_plugin_problem(const mjModel* m);
+
 class InstanceList {
  public:
   // Every mjhand instance of m, in declaration order (instances of other plugin libraries are skipped). Throws
-  // ConfigError when m's actuators do not map one to one onto controls and forces (multi_io_actuator_problem):
-  // programs that list instances assume actuator id = ctrl index = force index.
+  // ConfigError when m's actuators do not map one to one onto controls and forces (multi_io_actuator_problem:
+  // programs that list instances assume actuator id = ctrl index = force index), and for what only the retired
+  // callback host served (legacy_plugin_problem).
   explicit InstanceList(const mjModel* m);
 
   const std::vector<Instance>& all() const { return items_; }

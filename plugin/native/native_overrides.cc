@@ -124,6 +124,7 @@ std::string load_error(const std::string& path, const std::string& message,
 }
 
 ModelPtr compile_files(const std::string& path, const std::map<std::string, std::string>& files) {
+  register_native_plugins();  // a library user who never called it still gets the "mjhand.*" plugins
   mjVFS vfs;
   mj_defaultVFS(&vfs);
   for (const auto& [name, text] : files) {
@@ -156,11 +157,16 @@ ConfigOverride parse_override(const std::string& text, const std::string& origin
 
 ModelPtr compile_with_overrides(const std::string& path, const std::string& text,
                                 const std::vector<ConfigOverride>& overrides) {
+  std::map<std::string, std::string> files{{path, text}};
+  if (!overrides.empty()) collect_includes(fs::path(path).parent_path().string(), text, files);
+  return compile_sources_with_overrides(path, std::move(files), overrides);
+}
+
+ModelPtr compile_sources_with_overrides(const std::string& path, std::map<std::string, std::string> files,
+                                        const std::vector<ConfigOverride>& overrides) {
   // An override names a native instance when some file of the model declares <instance name="...">: decided on the
   // text, so an override may supply a key the file lacks (the file alone need not compile).
-  std::map<std::string, std::string> files{{path, text}};
   std::vector<ConfigOverride> native;
-  if (!overrides.empty()) collect_includes(fs::path(path).parent_path().string(), text, files);
   for (const ConfigOverride& o : overrides) {
     bool done = false;
     for (auto& [name, content] : files) done = done || edit_instance(content, o.instance, o.key, o.value);
@@ -211,5 +217,7 @@ ModelPtr compile_sources(const std::string& path, const std::map<std::string, st
 ModelPtr load_model_with_overrides(const std::string& path, const std::vector<ConfigOverride>& overrides) {
   return compile_with_overrides(path, read_text(path), overrides);
 }
+
+std::map<std::string, std::string> load_sources(const std::string& path) { return model_sources(path, read_text(path)); }
 
 }  // namespace mjhand

@@ -39,4 +39,12 @@ std::map<std::string, std::string> model_sources(const std::string& path, const 
 // Compiles the model of `path` from `sources` (model_sources, possibly edited) instead of the files on disk.
 ModelPtr compile_sources(const std::string& path, const std::map<std::string, std::string>& sources);
 
+// The model's files as they are on disk now (model_sources of the file at `path`): what a program keeps to compile
+// edits later against the text it loaded, not against files that may have changed since.
+std::map<std::string, std::string> load_sources(const std::string& path);
+
+// compile_with_overrides on `sources` (load_sources / model_sources) instead of the files on disk.
+ModelPtr compile_sources_with_overrides(const std::string& path, std::map<std::string, std::string> sources,
+                                        const std::vector<ConfigOverride>& overrides);
+
 }  // namespace mjhand

@@ -33,6 +33,7 @@ struct NativeInstance {
   std::vector<int> actuators;  // user-actuator (gain/bias/dyn) plugins: the actuators they serve
   long faults = 0;
   std::string first_fault;
+  double first_time = 0, last_time = 0;  // d->time of the first and the latest fault
 };
 
 std::string instance_name(const mjModel* m, int instance) { return m->names + m->name_pluginadr[instance]; }
@@ -57,7 +58,9 @@ struct Creating {
 };
 
 // Creates and validates the instance's Plugin; throws ConfigError naming instance, key, value and reason.
-std::unique_ptr<Plugin> create(const mjModel* m, int instance, const PluginType& type, bool sizing = false) {
+// `nested`: created to inspect another instance's claims, which skips the checks that would create others again.
+std::unique_ptr<Plugin> create(const mjModel* m, int instance, const PluginType& type, bool sizing = false,
+                               bool nested = false) {
   const Creating guard;
   const std::string name = instance_name(m, instance);
   Config cfg(m, name, type.name, [name] { return "<instance name=\"" + name + "\">"; }, native_config(m, instance));
@@ -68,7 +71,14 @@ std::unique_ptr<Plugin> create(const mjModel* m, int instance, const PluginType&
   if (sizing ? (m->nu != m->nactuator || m->nout != m->nactuator) : !multi_io_actuator_problem(m).empty()) {
     cfg.fail(sizing ? std::string("the model has multi-input actuators") : multi_io_actuator_problem(m));
   }
-  std::unique_ptr<Plugin> plugin = type.factory(m, cfg);
+  std::unique_ptr<Plugin> plugin;
+  try {
+    plugin = type.factory(m, cfg);
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const std::exception& e) {  // e.g. a core class's std::invalid_argument: still name the instance
+    cfg.fail(e.what());
+  }
   if (!plugin) cfg.fail("the factory returned no plugin");
   cfg.check_all_used();
   if (sizing) return plugin;  // the model is incomplete: bindings are checked by init
@@ -120,15 +130,25 @@ std::unique_ptr<Plugin> create(const mjModel* m, int instance, const PluginType&
                "<plugin instance=\"" + name + "\" .../>) nor to an mjhand actuator model (dc_motor, coil_actuator) " +
                "whose input it could drive");
     }
-    // One input, one driver: another mjhand instance naming the same actuator in its `actuators` would fight over it.
-    const char* an = mj_id2name(m, mjOBJ_ACTUATOR, a);
-    for (int c = 0; an && c < m->nplugin; ++c) {
-      if (c == instance || c == other || !type_of(m, c)) continue;
-      for (const auto& [key, value] : native_config(m, c)) {
-        if (key == "actuators" && ("," + value + ",").find("," + std::string(an) + ",") != std::string::npos) {
-          cfg.fail("actuators", "actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " is also driven by instance '" +
-                                    instance_name(m, c) + "': one controller per actuator model input");
+    // One input, one driver: another controller driving the same input (named in `actuators`, or found through its
+    // `joints`) would fight over it.
+    for (int c = 0; !nested && c < m->nplugin; ++c) {
+      const PluginType* ct = c == instance || c == other ? nullptr : type_of(m, c);
+      if (!ct || !(ct->capabilities & kCapControl)) continue;
+      std::unique_ptr<Plugin> them;
+      try {
+        them = create(m, c, *ct, false, true);
+      } catch (const std::exception&) {
+        continue;  // its own init reports what is wrong with it
+      }
+      for (int b : them->owned_ctrls()) {
+        if (b != a) continue;
+        const std::string why = "actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " is also driven by instance '" +
+                                instance_name(m, c) + "': one controller per actuator model input";
+        for (const char* key : {"actuators", "joints"}) {
+          if (cfg.has(key)) cfg.fail(key, why);  // the key through which this instance claims it
         }
+        cfg.fail(why);
       }
     }
   }
@@ -185,7 +205,9 @@ bool make_instance(const mjModel* m, mjData* d, int instance, char* error, size_
 // The rare path: counts the fault and describes the first one.
 void record(const mjModel* m, const mjData* d, int instance, NativeInstance& ni, const char* what, mjtObj type,
             int id, mjtNum value) {
+  ni.last_time = d->time;
   if (ni.faults++ > 0) return;
+  ni.first_time = d->time;
   char text[512];
   std::snprintf(text, sizeof(text), "instance '%s' (%s) wrote %g into %s of %s %s at t = %g s (replaced by 0)",
                 instance_name(m, instance).c_str(), ni.type->name.c_str(), value, what, object_type_name(type),
@@ -498,6 +520,12 @@ mjtNum* native_state(const mjModel* m, mjData* d, int instance) { return state_o
 
 int native_state_size(const mjModel* m, int instance) { return m->plugin_statenum[instance] - kHeader; }
 
+void reset_native_state(const mjModel* m, mjData* d, int instance) {
+  mjtNum* s = state_of(m, d, instance);
+  std::fill_n(s + kHeader, m->plugin_statenum[instance] - kHeader, 0.0);  // Plugin::reset gets zeroed state
+  s[0] = 0;
+}
+
 void set_native_enabled(const mjModel* m, mjData* d, int instance, bool on) {
   state_of(m, d, instance)[1] = on ? 1 : 0;
 }
@@ -512,7 +540,11 @@ NativeFaults native_faults(const mjModel* m, const mjData* d) {
     if (native_type(m, i).empty()) continue;
     const NativeInstance* ni = get(d, i);
     if (!ni || ni->faults == 0) continue;
-    if (out.count == 0) out.first = ni->first_fault;
+    if (out.count == 0 || ni->first_time < out.first_time) {  // the earliest over the instances
+      out.first = ni->first_fault;
+      out.first_time = ni->first_time;
+    }
+    out.last_time = out.count == 0 ? ni->last_time : std::max(out.last_time, ni->last_time);
     out.count += ni->faults;
   }
   return out;

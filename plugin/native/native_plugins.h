@@ -38,15 +38,21 @@ const Plugin* native_plugin(const mjModel* m, const mjData* d, int instance);
 mjtNum* native_state(const mjModel* m, mjData* d, int instance);
 int native_state_size(const mjModel* m, int instance);
 
+// Zeroes the state of instance `instance` in d and makes its next compute start it from Plugin::reset, as after
+// mj_resetData (the on/off switch is kept): for programs that carry state into a changed model.
+void reset_native_state(const mjModel* m, mjData* d, int instance);
+
 // Switches instance `instance` of d off (no force, sensors read 0, state kept) or on. Per mjData, part of its state.
 void set_native_enabled(const mjModel* m, mjData* d, int instance, bool on);
 bool native_enabled(const mjModel* m, const mjData* d, int instance);
 
 // Bad values (NaN, Inf, |x| > mjMAXVAL) mjhand instances produced in d since it was made or reset: each was
-// replaced by 0 before MuJoCo used it. `first` describes the first one (instance, quantity, object, value, time).
+// replaced by 0 before MuJoCo used it. `first` describes the earliest one (instance, quantity, object, value, time).
 struct NativeFaults {
   long count = 0;
-  std::string first;
+  std::string first;       // the earliest fault, described
+  double first_time = 0;   // its d->time [s]
+  double last_time = 0;    // d->time of the latest fault [s]
 };
 NativeFaults native_faults(const mjModel* m, const mjData* d);
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include <mjhand/hand/build_model.h>
+#include <mjhand/generators/build_model.h>
 #include <mjhand/io/model_io.h>
 #include <mjhand/scene/scene_spec.h>
 

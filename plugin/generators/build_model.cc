@@ -1,4 +1,4 @@
-#include <mjhand/hand/build_model.h>
+#include <mjhand/generators/build_model.h>
 
 #include <algorithm>
 #include <cstring>
