@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "studies/current_study.h"
+#include "current_study.h"
 #include "test_util.h"
 #include <mjhand/trajectory/trajectory.h>
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "studies/scenario.h"
+#include "scenario.h"
 #include <mjhand/scene/scene_spec.h>
 #include <mjhand/scene/scene_writer.h>
 #include "test_util.h"

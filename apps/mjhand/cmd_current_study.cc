@@ -7,7 +7,7 @@
 
 #include "args.h"
 #include "commands.h"
-#include "studies/current_study.h"
+#include "current_study.h"
 
 namespace mjhand::cli {
 

@@ -11,7 +11,7 @@
 #include "args.h"
 #include "commands.h"
 #include <mjhand/io/model_io.h>
-#include "studies/scenario.h"
+#include "scenario.h"
 #include <mjhand/scene/scene_spec.h>
 #include <mjhand/scene/scene_writer.h>
 

@@ -1,4 +1,4 @@
-#include "studies/current_study.h"
+#include "current_study.h"
 
 #include <algorithm>
 #include <cmath>

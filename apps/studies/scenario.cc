@@ -1,4 +1,4 @@
-#include "studies/scenario.h"
+#include "scenario.h"
 
 #include <algorithm>
 #include <chrono>

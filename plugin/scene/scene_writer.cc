@@ -99,12 +99,6 @@ double closure_servo_gain(const SceneSpec& spec, HandSpec& hand) {
   return kp;
 }
 
-int max_links(const HandSpec& hand) {
-  int p = 0;
-  for (const FingerSpec& f : hand.fingers) p = std::max(p, static_cast<int>(f.links.size()));
-  return p;
-}
-
 std::string scene_xml(const SceneSpec& spec, const std::vector<MujocoContact>& contacts, const SceneWriteOptions& options, bool keep) {
   HandSpec hand = spec.hand;
   // The closure instance drives the hand natively: its position actuators become its servos (ServoPlugin) with the
