@@ -1,5 +1,6 @@
 #include <mjhand/native/native_plugins.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -31,6 +32,7 @@ struct NativeInstance {
   std::vector<int> drivers;    // actuator models: the controller instances that drive their ctrl (run first)
   bool drivers_found = false;  // drivers is filled at the first compute, when every instance of d exists
   std::vector<int> actuators;  // user-actuator (gain/bias/dyn) plugins: the actuators they serve
+  bool has_activation = false;  // one of `actuators` has an activation (act_dot has work to do)
   long faults = 0;
   std::string first_fault;
   double first_time = 0, last_time = 0;  // d->time of the first and the latest fault
@@ -121,6 +123,7 @@ std::unique_ptr<Plugin> create(const mjModel* m, int instance, const PluginType&
                "<actuator><plugin instance=\"" + name + "\" .../>)");
     }
   }
+  std::vector<int> driven;  // actuator model inputs this instance drives
   for (int a : plugin->owned_ctrls()) {  // its own actuators (force output), or an actuator model's (ctrl = input)
     const int other = a >= 0 && a < m->nu ? m->actuator_plugin[a] : -1;
     if (other == instance) continue;
@@ -130,26 +133,28 @@ std::unique_ptr<Plugin> create(const mjModel* m, int instance, const PluginType&
                "<plugin instance=\"" + name + "\" .../>) nor to an mjhand actuator model (dc_motor, coil_actuator) " +
                "whose input it could drive");
     }
-    // One input, one driver: another controller driving the same input (named in `actuators`, or found through its
-    // `joints`) would fight over it.
-    for (int c = 0; !nested && c < m->nplugin; ++c) {
-      const PluginType* ct = c == instance || c == other ? nullptr : type_of(m, c);
-      if (!ct || !(ct->capabilities & kCapControl)) continue;
-      std::unique_ptr<Plugin> them;
-      try {
-        them = create(m, c, *ct, false, true);
-      } catch (const std::exception&) {
-        continue;  // its own init reports what is wrong with it
+    driven.push_back(a);
+  }
+  // One input, one driver: another controller driving the same input (named in `actuators`, or found through its
+  // `joints`) would fight over it. Each other controller is built once, for its claims.
+  for (int c = 0; !nested && !driven.empty() && c < m->nplugin; ++c) {
+    const PluginType* ct = c == instance ? nullptr : type_of(m, c);
+    if (!ct || !(ct->capabilities & kCapControl)) continue;
+    std::unique_ptr<Plugin> them;
+    try {
+      them = create(m, c, *ct, false, true);
+    } catch (const std::exception&) {
+      continue;  // its own init reports what is wrong with it
+    }
+    for (int a : driven) {
+      const std::vector<int>& theirs = them->owned_ctrls();
+      if (std::find(theirs.begin(), theirs.end(), a) == theirs.end()) continue;
+      const std::string why = "actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " is also driven by instance '" +
+                              instance_name(m, c) + "': one controller per actuator model input";
+      for (const char* key : {"actuators", "joints"}) {
+        if (cfg.has(key)) cfg.fail(key, why);  // the key through which this instance claims it
       }
-      for (int b : them->owned_ctrls()) {
-        if (b != a) continue;
-        const std::string why = "actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " is also driven by instance '" +
-                                instance_name(m, c) + "': one controller per actuator model input";
-        for (const char* key : {"actuators", "joints"}) {
-          if (cfg.has(key)) cfg.fail(key, why);  // the key through which this instance claims it
-        }
-        cfg.fail(why);
-      }
+      cfg.fail(why);
     }
   }
   for (int s : plugin->owned_sensors()) {
@@ -198,6 +203,7 @@ bool make_instance(const mjModel* m, mjData* d, int instance, char* error, size_
     ni->saved.assign(ni->ctrl_ids.size(), 0.0);
     for (int a : ni->ctrl_ids) ni->drives.push_back(m->actuator_plugin[a] != instance);
     ni->actuators = ni->plugin->owned_actuators();
+    for (int a : ni->actuators) ni->has_activation = ni->has_activation || m->actuator_actnum[a] > 0;
     d->plugin_data[instance] = reinterpret_cast<uintptr_t>(ni.release());
   });
 }
@@ -420,10 +426,7 @@ void cb_compute(const mjModel* m, mjData* d, int instance, int capability) {
 
 void act_dot(const mjModel* m, mjData* d, int instance) {
   NativeInstance* ni = get(d, instance);
-  if (!ni || !ni->plugin || !(ni->caps & kCapActuator)) return;
-  bool stateful = false;
-  for (int a : ni->actuators) stateful = stateful || m->actuator_actnum[a] > 0;
-  if (!stateful) return;
+  if (!ni || !ni->plugin || !(ni->caps & kCapActuator) || !ni->has_activation) return;
   const bool on = ready(m, d, instance, *ni);
   run_drivers(m, d, instance, *ni, true);
   const mjtNum* s = state_of(m, d, instance) + kHeader;
