@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs every Debian package mjhand needs to build, test and benchmark, then the pinned PyPI packages
-# (scripts/requirements.txt: the mujoco-core wheel with MuJoCo's headers and library, numpy, pytest) into the virtual
-# environment .venv at the top of the checkout (MJHAND_VENV overrides the place). Idempotent.
+# Installs every Debian package mjhand needs to build, test and benchmark, then the PyPI packages pinned in
+# pyproject.toml (the mujoco-core wheel with MuJoCo's headers and library, numpy, pytest, the package's build tools
+# scikit-build-core and nanobind, the viewer extra) into the virtual environment .venv at the top of the checkout
+# (MJHAND_VENV overrides the place). Idempotent. The mjhand Python package itself is `pip install .` (README).
 set -euo pipefail
 PKGS=(
   build-essential cmake pkg-config
+  ninja-build            # the generator scikit-build-core uses for `pip install .`
   libqhull-dev           # reentrant qhull: the grasp wrench space hull (plugin/grasp)
   libeigen3-dev          # dense linear algebra (FK, Jacobians, SVD)
   libglpk-dev            # GLPK LP solver: optimal contact force distribution (plugin/grasp)
@@ -38,8 +40,20 @@ fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="${MJHAND_VENV:-$root/.venv}"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-if ! "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$root/scripts/requirements.txt"; then
-  echo "install-deps: pip could not install scripts/requirements.txt into $venv" >&2
+# The pins, read from pyproject.toml (the one place they are written): build requirements, dependencies, extras.
+mapfile -t pins < <("$venv/bin/python" - "$root/pyproject.toml" <<'PY'
+import sys, tomllib
+with open(sys.argv[1], "rb") as f:
+    p = tomllib.load(f)
+pins = list(p["build-system"]["requires"]) + list(p["project"]["dependencies"])
+for extra in p["project"]["optional-dependencies"].values():
+    pins += extra
+for pin in dict.fromkeys(pins):
+    print(pin)
+PY
+)
+if ! "$venv/bin/python" -m pip install -q --disable-pip-version-check "${pins[@]}"; then
+  echo "install-deps: pip could not install the pins of pyproject.toml (${pins[*]}) into $venv" >&2
   exit 1
 fi
 echo "install-deps: $("$venv/bin/python" -c 'import mujoco; print("mujoco", mujoco.__version__, "in", mujoco.__file__)')"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs dependencies, builds mjhand and runs the whole test suite through ctest: first a Release build, then an
-# ASan+UBSan build, a ThreadSanitizer run of the threaded tests and short fuzz runs (docs/reliability.md; skip with
+# Installs dependencies, builds mjhand and runs the whole test suite through ctest: first a Release build, then the
+# Python package (pip install . + pytest), then an ASan+UBSan build, a ThreadSanitizer run of the threaded tests and short fuzz runs (docs/reliability.md; skip with
 # MJHAND_SKIP_SANITIZE=1, MJHAND_SKIP_TSAN=1, MJHAND_SKIP_FUZZ=1).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -14,6 +14,7 @@ scripts/check-test-registration.sh build
 scripts/check-layering.sh build  # a wrong-way include or call in the core layer must fail the build
 (cd build && ctest --output-on-failure -j"$jobs")
 scripts/test-install.sh build  # install into a temporary prefix; build the external example and pkg-config consumer
+scripts/test-python-package.sh  # `pip install .` as a user does it, then the package's pytest suite against it
 
 if [ "${MJHAND_SKIP_SANITIZE:-0}" != "1" ]; then
   cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMJHAND_SANITIZE=ON \

@@ -1,5 +1,7 @@
 #include <mjhand/native/native_plugins.h>
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -500,6 +502,30 @@ int register_native_plugins() {
     count += mjp_getPlugin((kNativePrefix + type_name).c_str(), &slot) != nullptr;
   }
   return count;
+}
+
+namespace {
+// Any "mjhand.*" plugin the libmujoco knows (they are all registered together).
+const mjpPlugin* registered_mjhand_plugin() {
+  for (const std::string& type_name : PluginRegistry::global().names()) {
+    int slot = -1;
+    if (const mjpPlugin* p = mjp_getPlugin((kNativePrefix + type_name).c_str(), &slot)) return p;
+  }
+  return nullptr;
+}
+}  // namespace
+
+std::string native_plugins_registrant() {
+  const mjpPlugin* p = registered_mjhand_plugin();
+  if (!p) return "";
+  Dl_info info;
+  if (p->init && dladdr(reinterpret_cast<void*>(p->init), &info) && info.dli_fname) return info.dli_fname;
+  return "(a file dladdr cannot name)";
+}
+
+bool native_plugins_registered_here() {
+  const mjpPlugin* p = registered_mjhand_plugin();
+  return p && p->init == &cb_init;
 }
 
 std::unique_ptr<Plugin> create_native_plugin(const mjModel* m, int instance) {

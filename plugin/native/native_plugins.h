@@ -20,6 +20,14 @@ namespace mjhand {
 // loaded; programs that link mjhand call it once before loading models.
 int register_native_plugins();
 
+// The file (program or shared library) whose copy of mjhand registered the "mjhand.*" plugins with the libmujoco this
+// copy is linked to, or "" when none are registered. Two copies (libmjhand_plugins.so and the Python package, say)
+// must not both be used in one process: only the registering copy's instances can be inspected.
+std::string native_plugins_registrant();
+
+// True when this copy of mjhand registered the "mjhand.*" plugins (register_native_plugins() ran here first).
+bool native_plugins_registered_here();
+
 // Name prefix of mjhand's native plugins.
 inline constexpr const char* kNativePrefix = "mjhand.";
 

@@ -1,9 +1,11 @@
-// mjhand: headless command-line front end. Dispatches to one subcommand per file.
+// The mjhand CLI's entry point, shared by the `mjhand` executable and `python -m mjhand` (the Python package calls
+// it in-process). Dispatches to one subcommand per file.
 #include <cstdio>
 #include <cstring>
 #include <exception>
 
 #include "args.h"
+#include "cli_main.h"
 #include "commands.h"
 #include <mjhand/native/native_plugins.h>
 
@@ -14,7 +16,9 @@ void print_usage() {
 }
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace mjhand::cli {
+
+int cli_main(int argc, char** argv) {
   mjhand::register_native_plugins();  // "mjhand.*" plugins known to MuJoCo before any model loads
   if (argc < 2 || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "--help")) {
     print_usage();
@@ -37,3 +41,5 @@ int main(int argc, char** argv) {
   print_usage();
   return 2;
 }
+
+}  // namespace mjhand::cli

@@ -1,0 +1,48 @@
+"""mjhand for Python: grasp analysis, finger kinematics and hand/scene builders over MuJoCo's own model and data, and
+mjhand's native plugins registered with the process's MuJoCo.
+
+``import mjhand`` loads MuJoCo's bindings first, then mjhand's extension, which calls into the same libmujoco file
+(the mujoco-core wheel it was built against, checked here) and registers the ``mjhand.*`` plugins with it, so
+``mujoco.MjModel.from_xml_path`` accepts models that declare them with no further step. Units are SI, angles in
+radians; arrays are float64. Names follow the C++ API (docs/python.md).
+"""
+import os as _os
+
+import mujoco as _mujoco  # first: the extension binds to the libmujoco this import loaded
+
+from . import _core
+
+PLUGIN_TYPES = _core._attach(_mujoco)  # ImportError naming the problem: version, a second libmujoco, a second copy
+
+from ._core import (  # noqa: E402  (the C++ API, same names)
+    Chain, ConfigError, Contact, ContactModel, CouplingFit, EGraspFinger, EpsilonResult, EpsilonStatus, FitError,
+    ForceDistribution, ForceStatus, GraspAnalysis, GraspError, GraspQuality, Hand, HandObjectMobility, IkResult,
+    IkStatus, MinNormForces, ModelChain, ModelRejectedError, ParallelError, ParallelView, SingularityMeasures,
+    SpecError, WrenchNorm, analytic_contact, balanced_wrench, collect_contacts, contact_frame_from_normal,
+    controllable_internal_force_basis, egrasp_chain, egrasp_ik_position, ferrari_canny, fit_coupling_csv,
+    fit_polynomial, friction_cone_margin, grasp_matrix, grasp_quality, grasp_sigma_min, grasp_singular_values,
+    hand_jacobian, hand_object_mobility, internal_force_basis, is_force_closure, joint_torques, min_norm_forces,
+    model_chains, mujoco_contact_forces, object_center, object_twist, optimal_forces, parallel_view, pseudo_inverse,
+    selection_matrix, singularity_measures, twist_to_joint_rates,
+)
+from .builders import build_hand_xml, build_scene_xml, load_hand, load_scene  # noqa: E402
+from .grasp import Grasp, body_id, grasp, hand  # noqa: E402
+
+__version__ = "0.1.0"
+MUJOCO_VERSION = _core.mujoco_version
+
+#: The models shipped with the package (a copy of the repository's models/ folder).
+MODELS_DIR = _os.path.join(_os.path.dirname(__file__), "models")
+
+
+def model_path(name):
+    """Path of a model shipped with mjhand, e.g. ``model_path("grasp_sensor_scene.xml")``."""
+    path = _os.path.join(MODELS_DIR, name)
+    if not _os.path.exists(path):
+        raise FileNotFoundError(f"mjhand ships no model '{name}' (see {MODELS_DIR})")
+    return path
+
+
+def cli(*args):
+    """Runs ``mjhand ARGS...`` (the C++ CLI) in this process and returns its exit code."""
+    return _core.cli([str(a) for a in args])

@@ -1,0 +1,501 @@
+// Grasp analysis in Python: contacts, G, J_H, quality, epsilon, closure, force distribution, mobility, statics, the
+// parallel-manipulator view, and GraspAnalysis (the preallocated per-step path). Names follow the C++ API
+// (docs/python.md); every array is float64, every length SI.
+#include <chrono>
+#include <cmath>
+#include <utility>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <mjhand/grasp/contact_frames.h>
+#include <mjhand/grasp/contact_model.h>
+#include <mjhand/grasp/force_optimization.h>
+#include <mjhand/grasp/grasp_matrix.h>
+#include <mjhand/grasp/grasp_quality.h>
+#include <mjhand/grasp/grasp_state.h>
+#include <mjhand/grasp/grasp_statics.h>
+#include <mjhand/grasp/hand_jacobian.h>
+#include <mjhand/grasp/mobility.h>
+#include <mjhand/grasp/wrench_space.h>
+#include <mjhand/parallel/grasp_equivalence.h>
+#include <mjhand/parallel/parallel_jacobians.h>
+#include <mjhand/parallel/screws.h>
+#include <mjhand/sensors/grasp_analysis.h>
+
+#include "bind.h"
+
+namespace mjhand::py {
+namespace {
+
+using Contacts = std::vector<Contact>;
+
+int rows_of(const Contacts& c) { return total_rows(c); }
+
+void check_finite(const Eigen::MatrixXd& A, const char* what) {
+  if (!A.allFinite()) throw nb::value_error((std::string(what) + " has a NaN or infinite entry").c_str());
+}
+
+std::string shape(const Eigen::MatrixXd& A) {
+  return "(" + std::to_string(A.rows()) + ", " + std::to_string(A.cols()) + ")";
+}
+
+// G must be 6 x rows(contacts) (rows = sum of each contact model's force components).
+void check_G(const Eigen::MatrixXd& G, const Contacts& contacts) {
+  if (G.rows() != 6 || G.cols() != rows_of(contacts)) {
+    throw nb::value_error(("G must have shape (6, " + std::to_string(rows_of(contacts)) + ") for these " +
+                           std::to_string(contacts.size()) + " contacts, got " + shape(G)).c_str());
+  }
+  check_finite(G, "G");
+}
+
+void check_GJ(const Eigen::MatrixXd& G, const Eigen::MatrixXd& JH) {
+  if (G.rows() != 6) throw nb::value_error(("G must have 6 rows, got shape " + shape(G)).c_str());
+  if (JH.rows() != G.cols()) {
+    throw nb::value_error(("J_H must have as many rows as G has columns (" + std::to_string(G.cols()) +
+                           "), got shape " + shape(JH)).c_str());
+  }
+  check_finite(G, "G");
+  check_finite(JH, "J_H");
+}
+
+Wrench to_wrench(const Eigen::VectorXd& W) {
+  if (W.size() != 6) throw nb::value_error(("W must have 6 entries (f, m), got " + std::to_string(W.size())).c_str());
+  if (!W.allFinite()) throw nb::value_error("W is not finite");
+  return W;
+}
+
+int body_id(const mjModel* m, int id, const char* what) {
+  if (id < 0 || id >= m->nbody) {
+    throw nb::value_error((std::string(what) + ": body id " + std::to_string(id) + " is not in 0.." +
+                           std::to_string(m->nbody - 1)).c_str());
+  }
+  return id;
+}
+
+ContactOptions contact_options(const std::string& tangent, nb::handle model, bool include_margin) {
+  ContactOptions o;
+  if (tangent == "eq2") o.tangent = ContactOptions::Tangent::kEq2;
+  else if (tangent == "mujoco") o.tangent = ContactOptions::Tangent::kMuJoCo;
+  else throw nb::value_error(("tangent must be 'eq2' or 'mujoco', got '" + tangent + "'").c_str());
+  if (!model.is_none()) {
+    o.force_model = true;
+    o.model = nb::cast<ContactModel>(model);
+  }
+  o.include_margin_contacts = include_margin;
+  return o;
+}
+
+// The per-step path: GraspData preallocated once per (model, hand); compute() fills contacts, G and J_H without
+// allocating, and G/J_H are views of its storage (valid until the next compute).
+class GraspAnalysis {
+ public:
+  GraspAnalysis(nb::object model, const HandModel& hand, int max_contacts, const std::string& tangent)
+      : model_obj_(std::move(model)), m_(model_of(model_obj_)), hand_(hand), data_(m_, hand_, check_max(max_contacts)) {
+    if (static_cast<int>(hand_.finger_of_body.size()) != m_->nbody) {
+      throw nb::value_error("hand was made for another model (its body count differs)");
+    }
+    options_.contacts = contact_options(tangent, nb::none(), false);
+  }
+  static int check_max(int n) {
+    if (n < 1 || n > 100000) throw nb::value_error(("max_contacts must be in 1..100000, got " + std::to_string(n)).c_str());
+    return n;
+  }
+  int compute(nb::handle data) {
+    const mjData* d = data_of(data, m_);
+    compute_grasp(m_, d, hand_, data_, options_);
+    return static_cast<int>(data_.contacts.size());
+  }
+  // compute + sigma_min(G) on an mjData already checked: the C++ side of the Python-overhead benchmark.
+  double compute_sigma_min(const mjData* d) {
+    compute_grasp(m_, d, hand_, data_, options_);
+    return grasp_sigma_min(data_.G());
+  }
+  const mjModel* model() const { return m_; }
+  const HandModel& hand() const { return hand_; }
+  const GraspData& data() const { return data_; }
+  GraspData& data() { return data_; }
+
+ private:
+  nb::object model_obj_;  // keeps the MjModel alive while this object reads it
+  const mjModel* m_;
+  HandModel hand_;
+  GraspData data_;
+  GraspOptions options_;
+};
+
+// A read-only float64 view (rows x cols, column-major like Eigen) of memory `owner` keeps alive.
+nb::ndarray<nb::numpy, const double, nb::ndim<2>> view(const double* p, int rows, int cols, int ld, nb::handle owner) {
+  size_t shape[2] = {static_cast<size_t>(rows), static_cast<size_t>(cols)};
+  int64_t strides[2] = {1, ld};
+  return nb::ndarray<nb::numpy, const double, nb::ndim<2>>(p, 2, shape, owner, strides);
+}
+
+}  // namespace
+
+void bind_grasp(nb::module_& m) {
+  nb::exception<GraspError>(m, "GraspError", PyExc_ValueError);
+  nb::exception<ParallelError>(m, "ParallelError", PyExc_ValueError);
+
+  nb::enum_<ContactModel>(m, "ContactModel", "Which force components a contact transmits (rows of H_i).")
+      .value("FRICTIONLESS_POINT", ContactModel::kFrictionlessPoint, "normal force only (1 row)")
+      .value("HARD_FINGER", ContactModel::kHardFinger, "point contact with friction (3 rows)")
+      .value("SOFT_FINGER", ContactModel::kSoftFinger, "hard finger + torsion about the normal (4 rows)");
+
+  nb::class_<Contact>(m, "Contact",
+                      "One hand-object contact: point c_i [m, world], frame R_i = [n t o] (columns, world; n points "
+                      "into the object), contact model, friction. lambda_i is the force the hand applies, in R_i.")
+      .def(nb::init<>())
+      .def_rw("pos", &Contact::pos, "contact point c_i [m, world], shape (3,)")
+      .def_rw("frame", &Contact::frame, "R_i = [n t o], shape (3, 3), contact -> world")
+      .def_rw("model", &Contact::model)
+      .def_rw("mu", &Contact::mu, "Coulomb coefficient")
+      .def_rw("mu_torsion", &Contact::mu_torsion, "torsional coefficient [m]")
+      .def_ro("mj_contact", &Contact::mj_contact, "index into data.contact (-1: analytic)")
+      .def_ro("hand_geom", &Contact::hand_geom)
+      .def_ro("object_geom", &Contact::object_geom)
+      .def_rw("hand_body", &Contact::hand_body, "hand link carrying the point (J_H needs it)")
+      .def_ro("finger", &Contact::finger, "finger index in the Hand (-1: analytic)")
+      .def_ro("depth", &Contact::depth, "MuJoCo penetration -dist [m]")
+      .def_prop_ro("normal", [](const Contact& c) { return Eigen::Vector3d(c.normal()); }, "n, shape (3,)")
+      .def_prop_ro("rows", [](const Contact& c) { return contact_rows(c.model); }, "force components: 1, 3 or 4")
+      .def("__repr__", [](const Contact& c) {
+        return "<mjhand.Contact " + std::string(to_string(c.model)) + " at (" + std::to_string(c.pos.x()) + ", " +
+               std::to_string(c.pos.y()) + ", " + std::to_string(c.pos.z()) + ") mu=" + std::to_string(c.mu) + ">";
+      });
+
+  m.def("contact_frame_from_normal",
+        [](const Eigen::VectorXd& n) { return Eigen::Matrix3d(contact_frame_from_normal(to_vec3(n, "n"))); },
+        nb::arg("n"), "Borras & Dollar eq 2: R = [n t o] for a normal n into the object, t horizontal. (3, 3).");
+  m.def("analytic_contact",
+        [](const Eigen::VectorXd& c, const Eigen::VectorXd& n, ContactModel model, double mu, double mu_torsion) {
+          if (!(mu >= 0) || !(mu_torsion >= 0)) throw nb::value_error("mu and mu_torsion must be >= 0");
+          return analytic_contact(to_vec3(c, "c"), to_vec3(n, "n"), model, mu, mu_torsion);
+        },
+        nb::arg("c"), nb::arg("n"), nb::arg("model") = ContactModel::kHardFinger, nb::arg("mu") = 0.5,
+        nb::arg("mu_torsion") = 0.0, "A contact at point c [m] with normal n into the object (eq 2 frame).");
+
+  nb::class_<HandModel>(m, "Hand", "Which bodies are the object and the fingers, and the hand's dofs (J_H columns).")
+      .def_ro("object_body", &HandModel::object_body)
+      .def_ro("finger_names", &HandModel::finger_names)
+      .def_ro("dofs", &HandModel::dofs, "ascending MuJoCo dof indices of the hand")
+      .def_ro("object_dof", &HandModel::object_dof, "dof address of the object's free joint, -1 without one")
+      .def_ro("finger_of_body", &HandModel::finger_of_body, "finger index per body, -1 for no finger")
+      .def_prop_ro("num_fingers", &HandModel::num_fingers)
+      .def_prop_ro("num_hand_dofs", &HandModel::num_hand_dofs);
+
+  m.def("_hand_from_palm", [](nb::handle model, int object, int palm) {
+    const mjModel* mm = model_of(model);
+    return hand_from_palm(mm, body_id(mm, object, "object"), body_id(mm, palm, "palm"));
+  });
+  m.def("_hand_from_finger_roots", [](nb::handle model, int object, const std::vector<int>& roots) {
+    const mjModel* mm = model_of(model);
+    for (int r : roots) body_id(mm, r, "finger root");
+    return hand_from_finger_roots(mm, body_id(mm, object, "object"), roots);
+  });
+  m.def("_hand_from_moving_roots", [](nb::handle model, int object) {
+    const mjModel* mm = model_of(model);
+    return hand_from_moving_roots(mm, body_id(mm, object, "object"));
+  });
+
+  m.def("collect_contacts",
+        [](nb::handle model, nb::handle data, const HandModel& hand, const std::string& tangent,
+           nb::handle contact_model, bool include_margin) {
+          const mjModel* mm = model_of(model);
+          const mjData* d = data_of(data, mm);
+          Contacts out;
+          out.reserve(std::max(d->ncon, 1));
+          collect_contacts(mm, d, hand, out, contact_options(tangent, contact_model, include_margin));
+          return out;
+        },
+        nb::arg("model"), nb::arg("data"), nb::arg("hand"), nb::arg("tangent") = "eq2",
+        nb::arg("contact_model") = nb::none(), nb::arg("include_margin") = false,
+        "The contacts between hand.object_body and the fingers in data (after mj_forward/mj_step), n into the object. "
+        "tangent='eq2' (eq 2's horizontal t) or 'mujoco' (MuJoCo's own tangent axes); contact_model forces one "
+        "model (default: from each contact's condim).");
+  m.def("mujoco_contact_forces",
+        [](nb::handle model, nb::handle data, const Contacts& contacts) {
+          const mjModel* mm = model_of(model);
+          const mjData* d = data_of(data, mm);
+          for (const Contact& c : contacts) {
+            if (c.mj_contact < 0 || c.mj_contact >= d->ncon) {
+              throw nb::value_error("a contact has no MuJoCo contact in this data (analytic, or from another step)");
+            }
+          }
+          Eigen::VectorXd lambda(rows_of(contacts));
+          mujoco_contact_forces(mm, d, contacts, lambda);
+          return lambda;
+        },
+        nb::arg("model"), nb::arg("data"), nb::arg("contacts"),
+        "lambda [N] (and torsion [N m]) the hand applies to the object, from mj_contactForce, in each contact's frame.");
+  m.def("object_center",
+        [](nb::handle model, nb::handle data, const HandModel& hand) {
+          const mjModel* mm = model_of(model);
+          return Eigen::Vector3d(object_center(data_of(data, mm), hand));
+        },
+        nb::arg("model"), nb::arg("data"), nb::arg("hand"), "The object's centre of mass [m, world] (G's default reference).");
+
+  m.def("grasp_matrix",
+        [](const Contacts& contacts, const Eigen::VectorXd& reference) {
+          return grasp_matrix(contacts, to_vec3(reference, "reference"));
+        },
+        nb::arg("contacts"), nb::arg("reference"),
+        "G (6 x m): contact forces (contact frames) -> object wrench (f, m) about reference [m] (Borras & Dollar Table 1).");
+  m.def("hand_jacobian",
+        [](nb::handle model, nb::handle data, const HandModel& hand, const Contacts& contacts) {
+          const mjModel* mm = model_of(model);
+          return hand_jacobian(mm, data_of(data, mm), hand, contacts);
+        },
+        nb::arg("model"), nb::arg("data"), nb::arg("hand"), nb::arg("contacts"),
+        "J_H (m x n_hand): contact-frame velocities per hand joint velocity (columns hand.dofs), from mj_jac.");
+  m.def("selection_matrix", [](const Contacts& contacts) { return selection_matrix(contacts); }, nb::arg("contacts"),
+        "H = diag(H_1..H_k) (m x 6k).");
+  m.def("object_twist",
+        [](nb::handle model, nb::handle data, const HandModel& hand, const Eigen::VectorXd& reference) {
+          const mjModel* mm = model_of(model);
+          return Eigen::VectorXd(object_twist(mm, data_of(data, mm), hand, to_vec3(reference, "reference")));
+        },
+        nb::arg("model"), nb::arg("data"), nb::arg("hand"), nb::arg("reference"),
+        "Object twist (v of reference [m/s], w [rad/s]) in world coordinates from its free joint.");
+
+  nb::class_<GraspQuality>(m, "GraspQuality", "SynGrasp's singular-value quality measures of G and J_H.")
+      .def_ro("rows", &GraspQuality::rows)
+      .def_ro("hand_dofs", &GraspQuality::hand_dofs)
+      .def_ro("rank_G", &GraspQuality::rank_G)
+      .def_ro("sigma_min_G", &GraspQuality::sigma_min_G, "SGminSVG")
+      .def_ro("sigma_max_G", &GraspQuality::sigma_max_G)
+      .def_ro("isotropy_G", &GraspQuality::isotropy_G, "SGgraspIsotropyIndex")
+      .def_ro("sigma_min_HO", &GraspQuality::sigma_min_HO, "SGdistSingularConfiguration")
+      .def_ro("sigma_max_HO", &GraspQuality::sigma_max_HO)
+      .def_ro("ellipsoid_volume_HO", &GraspQuality::ellipsoid_volume_HO)
+      .def_ro("uniformity_HO", &GraspQuality::uniformity_HO, "SGunifTransf")
+      .def_ro("manipulability_JH", &GraspQuality::manipulability_JH)
+      .def_ro("manipulability_JHpGT", &GraspQuality::manipulability_JHpGT)
+      .def_ro("valid", &GraspQuality::valid)
+      .def_ro("message", &GraspQuality::message);
+  m.def("grasp_quality",
+        [](const Eigen::MatrixXd& G, const Eigen::MatrixXd& JH) {
+          check_GJ(G, JH);
+          return grasp_quality(G, JH);
+        },
+        nb::arg("G"), nb::arg("J_H"), "Every singular-value measure of a grasp (never NaN; valid=False says why).");
+  m.def("grasp_singular_values",
+        [](const Eigen::MatrixXd& G) {
+          if (G.rows() != 6) throw nb::value_error(("G must have 6 rows, got shape " + shape(G)).c_str());
+          check_finite(G, "G");
+          return Eigen::VectorXd(grasp_singular_values(G));
+        },
+        nb::arg("G"), "Singular values of G, descending, zero-padded to 6.");
+  m.def("grasp_sigma_min",
+        [](const Eigen::MatrixXd& G) {
+          if (G.rows() != 6) throw nb::value_error(("G must have 6 rows, got shape " + shape(G)).c_str());
+          check_finite(G, "G");
+          return grasp_sigma_min(G);
+        },
+        nb::arg("G"), "sigma_min(G) (SGminSVG); 0 for fewer than 6 independent columns.");
+
+  nb::enum_<WrenchNorm>(m, "WrenchNorm")
+      .value("L1", WrenchNorm::kL1, "sum of normal forces <= 1")
+      .value("LINF", WrenchNorm::kLinf, "every normal force <= 1");
+  nb::enum_<EpsilonStatus>(m, "EpsilonStatus")
+      .value("FORCE_CLOSURE", EpsilonStatus::kForceClosure)
+      .value("NOT_FORCE_CLOSURE", EpsilonStatus::kNotForceClosure)
+      .value("NO_CONTACTS", EpsilonStatus::kNoContacts)
+      .value("RANK_DEFICIENT", EpsilonStatus::kRankDeficient)
+      .value("TOO_MANY_POINTS", EpsilonStatus::kTooManyPoints)
+      .value("HULL_FAILED", EpsilonStatus::kHullFailed)
+      .value("INVALID_INPUT", EpsilonStatus::kInvalidInput);
+  nb::class_<EpsilonResult>(m, "EpsilonResult", "Ferrari-Canny epsilon of a grasp wrench space.")
+      .def_ro("status", &EpsilonResult::status)
+      .def_ro("epsilon", &EpsilonResult::epsilon, "largest origin-centred ball in the GWS (scaled units)")
+      .def_ro("signed_margin", &EpsilonResult::signed_margin)
+      .def_ro("volume", &EpsilonResult::volume)
+      .def_ro("torque_length", &EpsilonResult::torque_length, "L [m] moments were divided by")
+      .def_ro("points", &EpsilonResult::points)
+      .def_ro("facets", &EpsilonResult::facets)
+      .def_ro("message", &EpsilonResult::message)
+      .def_prop_ro("force_closure", &EpsilonResult::force_closure);
+  m.def("ferrari_canny",
+        [](const Contacts& contacts, const Eigen::VectorXd& reference, WrenchNorm norm, int cone_edges,
+           double torque_length, bool volume, int max_points, bool qhull) {
+          WrenchSpaceOptions o;
+          o.norm = norm;
+          o.cone_edges = cone_edges;
+          o.torque_length = torque_length;
+          o.compute_volume = volume;
+          o.max_points = max_points;
+          o.hull = qhull ? WrenchHullMethod::kQhull : WrenchHullMethod::kFast;
+          return ferrari_canny(contacts, to_vec3(reference, "reference"), o);
+        },
+        nb::arg("contacts"), nb::arg("reference"), nb::arg("norm") = WrenchNorm::kL1, nb::arg("cone_edges") = 8,
+        nb::arg("torque_length") = 0.0, nb::arg("volume") = false, nb::arg("max_points") = 200000,
+        nb::arg("qhull") = false,
+        "Ferrari-Canny epsilon (L1 or L-inf) with cones linearised by cone_edges edges; torque_length <= 0 uses the "
+        "grasp radius. Never NaN: see status.");
+  m.def("is_force_closure",
+        [](const Contacts& contacts, const Eigen::VectorXd& reference, int cone_edges, double tol) {
+          if (cone_edges < 3) throw nb::value_error("cone_edges must be >= 3");
+          return is_force_closure(contacts, to_vec3(reference, "reference"), cone_edges, tol);
+        },
+        nb::arg("contacts"), nb::arg("reference"), nb::arg("cone_edges") = 8, nb::arg("tol") = 1e-9,
+        "Force closure with linearised cones (the L1 GWS contains a ball of radius > tol about the origin).");
+
+  nb::enum_<ForceStatus>(m, "ForceStatus")
+      .value("OPTIMAL", ForceStatus::kOptimal)
+      .value("INFEASIBLE", ForceStatus::kInfeasible)
+      .value("UNBOUNDED", ForceStatus::kUnbounded)
+      .value("INVALID_INPUT", ForceStatus::kInvalidInput)
+      .value("SOLVER_ERROR", ForceStatus::kSolverError);
+  nb::class_<ForceDistribution>(m, "ForceDistribution", "Optimal contact forces (GLPK linear program).")
+      .def_ro("status", &ForceDistribution::status)
+      .def_ro("lambda_", &ForceDistribution::lambda, "contact forces in the contact frames [N]")
+      .def_ro("total_normal_force", &ForceDistribution::total_normal_force)
+      .def_ro("wrench_residual", &ForceDistribution::wrench_residual)
+      .def_ro("min_cone_margin", &ForceDistribution::min_cone_margin)
+      .def_ro("message", &ForceDistribution::message)
+      .def_prop_ro("ok", &ForceDistribution::ok);
+  m.def("optimal_forces",
+        [](const Contacts& contacts, const Eigen::MatrixXd& G, const Eigen::VectorXd& W, int cone_edges,
+           double min_normal_force, double max_normal_force) {
+          check_G(G, contacts);
+          ForceOptimizationOptions o;
+          o.cone_edges = cone_edges;
+          o.min_normal_force = min_normal_force;
+          o.max_normal_force = max_normal_force;
+          return optimal_forces(contacts, G, to_wrench(W), o);
+        },
+        nb::arg("contacts"), nb::arg("G"), nb::arg("W"), nb::arg("cone_edges") = 8,
+        nb::arg("min_normal_force") = 0.0, nb::arg("max_normal_force") = std::numeric_limits<double>::infinity(),
+        "Smallest sum of normal forces balancing the external wrench W (G lambda + W = 0) inside the friction cones.");
+  nb::class_<MinNormForces>(m, "MinNormForces")
+      .def_ro("lambda_", &MinNormForces::lambda)
+      .def_ro("wrench_residual", &MinNormForces::wrench_residual)
+      .def_ro("balances", &MinNormForces::balances)
+      .def_ro("in_cones", &MinNormForces::in_cones);
+  m.def("min_norm_forces",
+        [](const Contacts& contacts, const Eigen::MatrixXd& G, const Eigen::VectorXd& W) {
+          check_G(G, contacts);
+          return min_norm_forces(contacts, G, to_wrench(W));
+        },
+        nb::arg("contacts"), nb::arg("G"), nb::arg("W"), "Mattar eq 40 without internal forces: lambda = -G^+ W.");
+  m.def("joint_torques",
+        [](const Eigen::MatrixXd& JH, const Eigen::VectorXd& lambda) {
+          if (JH.rows() != lambda.size()) {
+            throw nb::value_error(("lambda must have " + std::to_string(JH.rows()) + " entries (rows of J_H), got " +
+                                   std::to_string(lambda.size())).c_str());
+          }
+          Eigen::VectorXd tau(JH.cols());
+          joint_torques(JH, lambda, tau);
+          return tau;
+        },
+        nb::arg("J_H"), nb::arg("lambda_"), "tau = J_H^T lambda [N m].");
+  m.def("balanced_wrench",
+        [](const Eigen::MatrixXd& G, const Eigen::VectorXd& lambda) {
+          if (G.rows() != 6 || G.cols() != lambda.size()) {
+            throw nb::value_error(("G " + shape(G) + " and lambda (" + std::to_string(lambda.size()) +
+                                   ") do not fit").c_str());
+          }
+          return Eigen::VectorXd(balanced_wrench(G, lambda));
+        },
+        nb::arg("G"), nb::arg("lambda_"), "The external wrench lambda balances: W = -G lambda.");
+  m.def("internal_force_basis", [](const Eigen::MatrixXd& G, double tol) { check_finite(G, "G"); return internal_force_basis(G, tol); },
+        nb::arg("G"), nb::arg("tol") = -1.0, "Orthonormal basis of null(G) (m x (m - rank G)).");
+  m.def("controllable_internal_force_basis",
+        [](const Eigen::MatrixXd& G, const Eigen::MatrixXd& JH, double tol) {
+          check_GJ(G, JH);
+          return controllable_internal_force_basis(G, JH, tol);
+        },
+        nb::arg("G"), nb::arg("J_H"), nb::arg("tol") = -1.0, "Orthonormal basis of range(P_N J_H) (SynGrasp's E).");
+  m.def("pseudo_inverse", [](const Eigen::MatrixXd& A, double tol) { check_finite(A, "A"); return pseudo_inverse(A, tol); },
+        nb::arg("A"), nb::arg("tol") = -1.0);
+
+  nb::class_<HandObjectMobility>(m, "HandObjectMobility", "Grubler count and Jacobian ranks of hand + object.")
+      .def_ro("grubler", &HandObjectMobility::grubler)
+      .def_ro("instantaneous", &HandObjectMobility::instantaneous)
+      .def_ro("actuated", &HandObjectMobility::actuated)
+      .def_ro("actuation_redundancy", &HandObjectMobility::actuation_redundancy)
+      .def_ro("rank_G", &HandObjectMobility::rank_G)
+      .def_ro("internal_forces", &HandObjectMobility::internal_forces)
+      .def_ro("indeterminate", &HandObjectMobility::indeterminate)
+      .def_ro("redundant_motions", &HandObjectMobility::redundant_motions);
+  m.def("hand_object_mobility",
+        [](const Contacts& contacts, const Eigen::MatrixXd& G, const Eigen::MatrixXd& JH, int actuated) {
+          check_G(G, contacts);
+          check_GJ(G, JH);
+          return hand_object_mobility(contacts, G, JH, actuated);
+        },
+        nb::arg("contacts"), nb::arg("G"), nb::arg("J_H"), nb::arg("actuated"));
+  m.def("friction_cone_margin",
+        [](const Contact& c, const Eigen::VectorXd& lambda_i) {
+          if (lambda_i.size() != contact_rows(c.model)) {
+            throw nb::value_error(("lambda_i must have " + std::to_string(contact_rows(c.model)) + " entries").c_str());
+          }
+          return friction_cone_margin(c, lambda_i.data());
+        },
+        nb::arg("contact"), nb::arg("lambda_i"), "Slack [N] of one contact force in its exact friction set (>= 0 inside).");
+
+  nb::class_<ParallelView>(m, "ParallelView", "The grasp as a parallel manipulator (Borras & Dollar section 2.3).")
+      .def_ro("J_p", &ParallelView::Jp)
+      .def_ro("J_Theta", &ParallelView::JTheta)
+      .def_ro("jp_reference", &ParallelView::jp_reference)
+      .def_ro("residual", &ParallelView::residual)
+      .def_ro("relative_residual", &ParallelView::relative_residual)
+      .def_ro("jtheta_vs_jh", &ParallelView::jtheta_vs_jh)
+      .def_ro("jp_vs_gt", &ParallelView::jp_vs_gt);
+  m.def("parallel_view",
+        [](nb::handle model, nb::handle data, const HandModel& hand, const Contacts& contacts, const Eigen::MatrixXd& G,
+           const Eigen::VectorXd& G_reference, const Eigen::MatrixXd& JH, const Eigen::VectorXd& jp_reference) {
+          const mjModel* mm = model_of(model);
+          check_G(G, contacts);
+          check_GJ(G, JH);
+          return parallel_view(mm, data_of(data, mm), hand, contacts, G, to_vec3(G_reference, "G_reference"), JH,
+                               to_vec3(jp_reference, "jp_reference"));
+        },
+        nb::arg("model"), nb::arg("data"), nb::arg("hand"), nb::arg("contacts"), nb::arg("G"), nb::arg("G_reference"),
+        nb::arg("J_H"), nb::arg("jp_reference") = Eigen::VectorXd::Zero(3),
+        "J_p and J_Theta with reciprocal screws along n, t, o (choice (b)); joint twists from mj_jac.");
+  m.def("twist_to_joint_rates",
+        [](const Eigen::MatrixXd& Jp, const Eigen::MatrixXd& JTheta) {
+          if (Jp.cols() != 6 || Jp.rows() != JTheta.rows()) {
+            throw nb::value_error(("J_p must be r x 6 and J_Theta r x n, got " + shape(Jp) + " and " + shape(JTheta)).c_str());
+          }
+          return twist_to_joint_rates(Jp, JTheta);
+        },
+        nb::arg("J_p"), nb::arg("J_Theta"), "J_Theta^+ J_p: platform twist -> actuated joint rates.");
+
+  nb::class_<GraspAnalysis>(m, "GraspAnalysis",
+                            "The per-step grasp analysis of one (model, hand), preallocated: compute(data) collects the "
+                            "contacts and fills G (6 x m, about the object's centre of mass) and J_H (m x n_hand) "
+                            "without allocating; G and J_H are read-only views valid until the next compute.")
+      .def(nb::init<nb::object, const HandModel&, int, const std::string&>(), nb::arg("model"), nb::arg("hand"),
+           nb::arg("max_contacts") = 32, nb::arg("tangent") = "eq2")
+      .def("compute", &GraspAnalysis::compute, nb::arg("data"), "Analyses data's contacts; returns their number.")
+      .def_prop_ro("G", [](nb::handle self) {
+        const GraspData& g = nb::cast<GraspAnalysis&>(self).data();
+        return view(g.G_storage.data(), 6, g.rows, static_cast<int>(g.G_storage.rows()), self);
+      })
+      .def_prop_ro("J_H", [](nb::handle self) {
+        const GraspData& g = nb::cast<GraspAnalysis&>(self).data();
+        return view(g.JH_storage.data(), g.rows, static_cast<int>(g.JH_storage.cols()),
+                    static_cast<int>(g.JH_storage.rows()), self);
+      })
+      .def_prop_ro("sigma_min", [](const GraspAnalysis& a) { return grasp_sigma_min(a.data().G()); },
+                   "sigma_min(G) of the last compute (no allocation)")
+      .def_prop_ro("contacts", [](const GraspAnalysis& a) { return a.data().contacts; })
+      .def_prop_ro("reference", [](const GraspAnalysis& a) { return a.data().reference; })
+      .def_prop_ro("hand", &GraspAnalysis::hand)
+      .def_prop_ro("ignored_object_contacts", [](const GraspAnalysis& a) { return a.data().scan.object_other; },
+                   "contacts of the object with something that is no finger (palm, table)")
+      .def("_time_cpp",
+           [](GraspAnalysis& a, nb::handle data, int n) {
+             // The C++ baseline of the Python-overhead benchmark: the same compute + sigma_min, n times, timed here.
+             const mjData* d = data_of(data, a.model());
+             double sink = 0;
+             const auto t0 = std::chrono::steady_clock::now();
+             for (int i = 0; i < n; ++i) sink += a.compute_sigma_min(d);
+             const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+             return std::make_pair(s, sink);
+           });
+}
+
+}  // namespace mjhand::py

@@ -1,0 +1,67 @@
+// mujoco.MjModel / mujoco.MjData -> mjModel* / mjData*: the bindings expose `_address`, the pointer they wrap, so mjhand
+// reads MuJoCo's own memory (zero copy) and shares the one libmujoco the process loaded.
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "bind.h"
+
+namespace mjhand::py {
+namespace {
+// Strong references kept for the life of the process and never released: a static nb::object would be released by
+// a C++ static destructor after the interpreter has finalized (a crash at exit).
+PyObject* g_model_type = nullptr;
+PyObject* g_data_type = nullptr;
+
+std::string python_type_name(nb::handle h) { return nb::cast<std::string>(nb::str(h.type().attr("__qualname__"))); }
+}  // namespace
+
+void set_mujoco_types(nb::handle model_type, nb::handle data_type) {
+  g_model_type = model_type.inc_ref().ptr();
+  g_data_type = data_type.inc_ref().ptr();
+}
+
+const mjModel* model_of(nb::handle model, const char* what) {
+  if (!g_model_type || !PyObject_TypeCheck(model.ptr(), reinterpret_cast<PyTypeObject*>(g_model_type))) {
+    throw nb::type_error((std::string(what) + " must be a mujoco.MjModel, got " + python_type_name(model)).c_str());
+  }
+  return reinterpret_cast<const mjModel*>(nb::cast<std::uintptr_t>(model.attr("_address")));
+}
+
+mjData* data_of(nb::handle data, const mjModel* m, const char* what) {
+  if (!g_data_type || !PyObject_TypeCheck(data.ptr(), reinterpret_cast<PyTypeObject*>(g_data_type))) {
+    throw nb::type_error((std::string(what) + " must be a mujoco.MjData, got " + python_type_name(data)).c_str());
+  }
+  const auto owner = nb::cast<std::uintptr_t>(data.attr("model").attr("_address"));
+  if (owner != reinterpret_cast<std::uintptr_t>(m)) {
+    throw nb::value_error((std::string(what) + " was made for another mujoco.MjModel than the one given").c_str());
+  }
+  return reinterpret_cast<mjData*>(nb::cast<std::uintptr_t>(data.attr("_address")));
+}
+
+Eigen::Matrix4d to_matrix(const Eigen::Isometry3d& T) { return T.matrix(); }
+
+Eigen::Isometry3d to_isometry(const Eigen::Matrix4d& T, const char* what) {
+  if (!T.allFinite()) throw nb::value_error((std::string(what) + ": not finite").c_str());
+  const Eigen::RowVector4d bottom = T.row(3);
+  const Eigen::Matrix3d R = T.topLeftCorner<3, 3>();
+  if ((bottom - Eigen::RowVector4d(0, 0, 0, 1)).cwiseAbs().maxCoeff() > 1e-12 ||
+      (R.transpose() * R - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() > 1e-9 || R.determinant() < 0) {
+    throw nb::value_error((std::string(what) + ": not a rigid transform (4 x 4 with a rotation block and bottom row "
+                                               "0 0 0 1)").c_str());
+  }
+  Eigen::Isometry3d out = Eigen::Isometry3d::Identity();
+  out.linear() = R;
+  out.translation() = T.topRightCorner<3, 1>();
+  return out;
+}
+
+Eigen::Vector3d to_vec3(const Eigen::VectorXd& v, const char* what) {
+  if (v.size() != 3) {
+    throw nb::value_error((std::string(what) + " must have 3 entries, got " + std::to_string(v.size())).c_str());
+  }
+  if (!v.allFinite()) throw nb::value_error((std::string(what) + " is not finite").c_str());
+  return v;
+}
+
+}  // namespace mjhand::py
