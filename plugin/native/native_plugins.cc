@@ -239,10 +239,8 @@ mjtNum clamped_ctrl(const mjModel* m, int a, mjtNum v) {
   return mju_clip(v, m->actuator_ctrlrange[2 * a], m->actuator_ctrlrange[2 * a + 1]);
 }
 
-void compute_sensors(const mjModel* m, mjData* d, int instance, NativeInstance& ni, bool on) {
-  for (int s : ni.sensors) std::fill_n(d->sensordata + m->sensor_adr[s], m->sensor_dim[s], 0.0);
-  if (!on) return;  // a switched-off sensor reads 0, never a stale value
-  ni.plugin->sensor(m, d, ni.type->sensor_stage, state_of(m, d, instance) + kHeader);
+// Bad values in the owned sensors are replaced by 0 and recorded.
+void sanitize_sensors(const mjModel* m, mjData* d, int instance, NativeInstance& ni) {
   for (int s : ni.sensors) {
     mjtNum* v = d->sensordata + m->sensor_adr[s];
     for (int c = 0; c < m->sensor_dim[s]; ++c) {
@@ -251,6 +249,13 @@ void compute_sensors(const mjModel* m, mjData* d, int instance, NativeInstance& 
       v[c] = 0;
     }
   }
+}
+
+void compute_sensors(const mjModel* m, mjData* d, int instance, NativeInstance& ni, bool on) {
+  for (int s : ni.sensors) std::fill_n(d->sensordata + m->sensor_adr[s], m->sensor_dim[s], 0.0);
+  if (!on) return;  // a switched-off sensor reads 0, never a stale value
+  ni.plugin->sensor(m, d, ni.type->sensor_stage, state_of(m, d, instance) + kHeader);
+  sanitize_sensors(m, d, instance, ni);
 }
 
 void compute_passive(const mjModel* m, mjData* d, int instance, NativeInstance& ni, bool on) {
@@ -449,6 +454,27 @@ void cb_act_dot(const mjModel* m, mjData* d, int instance) {
   }
 }
 
+// The end of a step (MuJoCo's advance callback, after integration). A switched-off instance is skipped: its state is
+// kept and its sensors already read 0 from this step's sensor stage.
+void advance(const mjModel* m, mjData* d, int instance) {
+  NativeInstance* ni = get(d, instance);
+  if (!ni || !ni->plugin || !(ni->caps & kCapAdvance)) return;
+  const bool sensor = ni->caps & kCapSensor;
+  // MuJoCo computes no sensors then, so a sensor type takes no sample either (as at its own stage).
+  if (sensor && (m->opt.disableflags & mjDSBL_SENSOR)) return;
+  if (!ready(m, d, instance, *ni)) return;
+  ni->plugin->advance(m, d, state_of(m, d, instance) + kHeader);
+  if (sensor) sanitize_sensors(m, d, instance, *ni);
+}
+
+void cb_advance(const mjModel* m, mjData* d, int instance) {
+  try {
+    advance(m, d, instance);
+  } catch (const std::exception& e) {
+    mju_warning("mjhand: plugin instance '%s': %s", instance_name(m, instance).c_str(), e.what());
+  }
+}
+
 // Names and attribute lists handed to MuJoCo must outlive the registration: kept here for the process.
 struct Registered {
   std::string name;
@@ -491,6 +517,7 @@ int register_native_plugins() {
     p.reset = cb_reset;
     p.compute = cb_compute;
     p.actuator_act_dot = cb_act_dot;
+    if (type->capabilities & kCapAdvance) p.advance = cb_advance;  // MuJoCo calls every advance it is given, per step
     mjp_registerPlugin(&p);
     done.push_back(std::move(r));
   }
