@@ -51,18 +51,20 @@ class FaultWriter : public Plugin {
   void passive(const mjModel*, mjData* d, mjtNum*) const override {
     d->qfrc_passive[0] += bad_now(d, what_, "passive", after_) ? value_ : -0.01 * d->qvel[0];
   }
+  // Six values, so that the bad ones fall both into the adapter's two-wide check (1, 2) and after it (5).
   void sensor(const mjModel* m, mjData* d, int stage, mjtNum* s) const override {
     if (stage != mjSTAGE_POS) return;
     d->sensordata[m->sensor_adr[s1_]] = 1.0;
     d->sensordata[m->sensor_adr[s1_] + 1] = bad_now(d, what_, "sensor", after_) ? value_ : 2.0;
     d->sensordata[m->sensor_adr[s1_] + 2] = s[0];
+    d->sensordata[m->sensor_adr[s1_] + 5] = bad_now(d, what_, "sensor_tail", after_) ? value_ : 6.0;
   }
   void advance(const mjModel* m, mjData* d, mjtNum* s) const override {
     if (bad_now(d, what_, "throw", after_)) throw std::runtime_error("advance failed on purpose");
     s[0] = bad_now(d, what_, "advance", after_) ? value_ : 3.0;
     d->sensordata[m->sensor_adr[s1_] + 2] = s[0];
   }
-  int sensor_width(int id) const override { return id == s1_ ? 3 : 0; }
+  int sensor_width(int id) const override { return id == s1_ ? 6 : 0; }
 
  private:
   std::string what_;
@@ -101,7 +103,8 @@ template <typename Type>
 PluginFactory fault_factory() {
   return [](const mjModel* m, const Config& c) {
     const std::string what =
-        c.get_choice("what", {"none", "ctrl", "passive", "gain", "bias", "dyn", "sensor", "advance", "throw"});
+        c.get_choice("what", {"none", "ctrl", "passive", "gain", "bias", "dyn", "sensor", "sensor_tail", "advance",
+                              "throw"});
     const double after = c.get_double("after", 0, 1e6);
     const double value = bad_value(c.get_choice("value", {"nan", "inf", "huge"}));
     return std::unique_ptr<Plugin>(new Type(m, what, after, value));
@@ -180,6 +183,7 @@ TEST_CASE("a bad value a plugin produces is replaced by 0 and described with ins
       {"bias", "'model' (test_fault_model)", "into the force of actuator 'u1'"},
       {"dyn", "'model' (test_fault_model)", "into act_dot of actuator 'u2'"},
       {"sensor", "'bad' (test_fault_writer)", "into sensordata of sensor 's1'"},
+      {"sensor_tail", "'bad' (test_fault_writer)", "into sensordata of sensor 's1'"},
       {"advance", "'bad' (test_fault_writer)", "into sensordata of sensor 's1'"},  // at the end of the step to 0.05
   };
   for (const Case& c : cases) {
@@ -211,7 +215,7 @@ TEST_CASE("the replaced values are 0: actuator forces, activation rates, sensors
     DataPtr d = make_data(m.get());
     mj_step(m.get(), d.get());
     std::vector<double> out = {d->actuator_force[0], d->sensordata[1], d->actuator_force[1], d->act_dot[0],
-                               d->qfrc_passive[0], d->sensordata[2]};
+                               d->qfrc_passive[0], d->sensordata[2], d->sensordata[5]};
     return out;
   };
   CHECK(after("ctrl")[0] == 0.0);
@@ -223,6 +227,8 @@ TEST_CASE("the replaced values are 0: actuator forces, activation rates, sensors
   CHECK(after("passive")[4] == 0.0);  // the damper's share went with it: the whole sum was bad
   CHECK(after("advance")[5] == 0.0);  // written at the end of the step, replaced before mj_step returned
   CHECK(after("none")[5] == 3.0);
+  CHECK(after("sensor_tail")[6] == 0.0);
+  CHECK(after("none")[6] == 6.0);
 }
 
 namespace {

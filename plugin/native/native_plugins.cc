@@ -8,6 +8,10 @@
 #include <mutex>
 #include <string>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <mjhand/host/config.h>
 #include <mjhand/host/registry.h>
 #include <mjhand/io/model_io.h>
@@ -48,6 +52,28 @@ const PluginType* type_of(const mjModel* m, int instance) {
 }
 
 bool is_bad(mjtNum v) { return !(std::fabs(v) <= mjMAXVAL); }  // NaN fails every comparison
+
+// Whether any of v[0..n) is bad. Every sensor value is checked after every computation and almost none is ever bad,
+// so this all-good pass is branch-free and (with SSE2) two values wide, four per iteration: about a third of the
+// instructions of checking one by one (the campaign scene checks 91 values twice per step). Which one is bad and
+// what it was is left to the slow path.
+bool any_bad(const mjtNum* v, int n) {
+  int i = 0;
+#if defined(__SSE2__)
+  static_assert(sizeof(mjtNum) == sizeof(double), "mjtNum is double");
+  const __m128d magnitude = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffffLL));
+  const __m128d limit = _mm_set1_pd(mjMAXVAL);
+  __m128d a = _mm_setzero_pd(), b = _mm_setzero_pd();
+  for (; i + 4 <= n; i += 4) {  // cmpnle: not (|x| <= limit), true for NaN as is_bad
+    a = _mm_or_pd(a, _mm_cmpnle_pd(_mm_and_pd(_mm_loadu_pd(v + i), magnitude), limit));
+    b = _mm_or_pd(b, _mm_cmpnle_pd(_mm_and_pd(_mm_loadu_pd(v + i + 2), magnitude), limit));
+  }
+  if (_mm_movemask_pd(_mm_or_pd(a, b))) return true;
+#endif
+  bool bad = false;
+  for (; i < n; ++i) bad |= is_bad(v[i]);
+  return bad;
+}
 
 // Depth of create() calls on this thread. A factory may make a scratch mjData of the same model (e.g. to check a
 // chain against MuJoCo's kinematics); MuJoCo then calls init again, which must not create again (endless
@@ -243,6 +269,7 @@ mjtNum clamped_ctrl(const mjModel* m, int a, mjtNum v) {
 void sanitize_sensors(const mjModel* m, mjData* d, int instance, NativeInstance& ni) {
   for (int s : ni.sensors) {
     mjtNum* v = d->sensordata + m->sensor_adr[s];
+    if (!any_bad(v, m->sensor_dim[s])) continue;
     for (int c = 0; c < m->sensor_dim[s]; ++c) {
       if (!is_bad(v[c])) continue;
       record(m, d, instance, ni, "sensordata", mjOBJ_SENSOR, s, v[c]);
