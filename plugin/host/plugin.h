@@ -30,7 +30,8 @@ class Plugin {
   virtual int capabilities() const = 0;
   // Number of mjtNum of per-simulation state (mjpPlugin::nstate).
   virtual int nstate() const { return 0; }
-  // Writes the initial state; called on the first compute after mj_makeData or mj_resetData (state arrives zeroed).
+  // Writes the initial state; called on the first compute or advance after mj_makeData or mj_resetData (state arrives
+  // zeroed).
   virtual void reset(const mjModel* m, const mjData* d, mjtNum* state) const;
 
   // kCapControl. Called whenever MuJoCo computes actuation (RK4: four times per step; also in mj_forward), so

@@ -21,7 +21,7 @@ namespace mjhand {
 namespace {
 
 // plugin_state of an instance: [0] 1 once its own state was initialised from mjData (a reset sets 0, so the next
-// compute initialises it from the reset mjData, as Plugin::reset needs d), [1] 1 = on, then Plugin::nstate() entries.
+// compute or advance initialises it from the reset mjData, as Plugin::reset needs d), [1] 1 = on, then Plugin::nstate() entries.
 constexpr int kHeader = 2;
 
 // What init builds per mjData (d->plugin_data[instance]); never shared between mjData, so no locks.
