@@ -156,7 +156,7 @@ struct SceneDef {
 };
 const std::map<std::string, SceneDef>& scenes() {
   static const std::map<std::string, SceneDef> s = {
-      {"power_sphere", {"models/scenarios/power_sphere_batch.xml", "  density: [700]\n", 3000, true}},
+      {"power_sphere", {"models/scenarios/power_sphere_batch.xml", "  density: [700]\n", 3000, false}},
       {"egrasp", {"models/campaigns/egrasp_scene_param.xml", "  density: [700]\n  gravity_z: [-9.81]\n", 1000, false}},
   };
   return s;

@@ -185,7 +185,8 @@ TEST_CASE("batch rollout CSV of a grasp scenario names every contact channel and
   }
   CHECK(listed == ever_on);
   CHECK(ever_on >= 7);  // f2/f4 proximal and middle, f1/f3 middle, palm
-  // The final state's signals (after the last step's mj_forward at the same instant) match the last logged row.
+  // The final state's signals (the detector's state at the end of the last step; the final mj_forward takes no
+  // sample) match the last logged row.
   std::istringstream on(rows.at("power_001_s1").at("contact_signals"));
   int final_on = 0;
   for (std::string ch; on >> ch; ++final_on) CHECK(s.rows.back()[s.col("contact:" + ch)] == 1.0);

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -31,7 +32,8 @@ bool bad_now(const mjData* d, const std::string& what, const char* quantity, dou
 double bad_value(const std::string& v) { return v == "nan" ? std::nan("") : v == "inf" ? -HUGE_VAL : 1e11; }
 
 // A controller, damper and sensor that writes one bad value (nan, inf or huge = 1e11 > mjMAXVAL) into the quantity
-// `what` once d->time >= after, and harmless values otherwise. Drives its actuator c1, writes its sensor s1.
+// `what` once d->time >= after, and harmless values otherwise; "advance" puts it into the state its end-of-step
+// advance keeps and the sensor shows, "throw" makes advance throw. Drives its actuator c1, writes its sensor s1.
 class FaultWriter : public Plugin {
  public:
   FaultWriter(const mjModel* m, std::string what, double after, double value)
@@ -41,19 +43,28 @@ class FaultWriter : public Plugin {
     claim_ctrl(c1_);
     claim_sensor(s1_);
   }
-  int capabilities() const override { return kCapControl | kCapPassive | kCapSensor; }
+  int capabilities() const override { return kCapControl | kCapPassive | kCapSensor | kCapAdvance; }
+  int nstate() const override { return 1; }
   void control(const mjModel*, mjData* d, mjtNum*) const override {
     d->ctrl[c1_] = bad_now(d, what_, "ctrl", after_) ? value_ : 0.3;
   }
   void passive(const mjModel*, mjData* d, mjtNum*) const override {
     d->qfrc_passive[0] += bad_now(d, what_, "passive", after_) ? value_ : -0.01 * d->qvel[0];
   }
-  void sensor(const mjModel* m, mjData* d, int stage, mjtNum*) const override {
+  // Six values, so that the bad ones fall both into the adapter's two-wide check (1, 2) and after it (5).
+  void sensor(const mjModel* m, mjData* d, int stage, mjtNum* s) const override {
     if (stage != mjSTAGE_POS) return;
     d->sensordata[m->sensor_adr[s1_]] = 1.0;
     d->sensordata[m->sensor_adr[s1_] + 1] = bad_now(d, what_, "sensor", after_) ? value_ : 2.0;
+    d->sensordata[m->sensor_adr[s1_] + 2] = s[0];
+    d->sensordata[m->sensor_adr[s1_] + 5] = bad_now(d, what_, "sensor_tail", after_) ? value_ : 6.0;
   }
-  int sensor_width(int id) const override { return id == s1_ ? 2 : 0; }
+  void advance(const mjModel* m, mjData* d, mjtNum* s) const override {
+    if (bad_now(d, what_, "throw", after_)) throw std::runtime_error("advance failed on purpose");
+    s[0] = bad_now(d, what_, "advance", after_) ? value_ : 3.0;
+    d->sensordata[m->sensor_adr[s1_] + 2] = s[0];
+  }
+  int sensor_width(int id) const override { return id == s1_ ? 6 : 0; }
 
  private:
   std::string what_;
@@ -91,7 +102,9 @@ class FaultModel : public Plugin {
 template <typename Type>
 PluginFactory fault_factory() {
   return [](const mjModel* m, const Config& c) {
-    const std::string what = c.get_choice("what", {"none", "ctrl", "passive", "gain", "bias", "dyn", "sensor"});
+    const std::string what =
+        c.get_choice("what", {"none", "ctrl", "passive", "gain", "bias", "dyn", "sensor", "sensor_tail", "advance",
+                              "throw"});
     const double after = c.get_double("after", 0, 1e6);
     const double value = bad_value(c.get_choice("value", {"nan", "inf", "huge"}));
     return std::unique_ptr<Plugin>(new Type(m, what, after, value));
@@ -170,6 +183,8 @@ TEST_CASE("a bad value a plugin produces is replaced by 0 and described with ins
       {"bias", "'model' (test_fault_model)", "into the force of actuator 'u1'"},
       {"dyn", "'model' (test_fault_model)", "into act_dot of actuator 'u2'"},
       {"sensor", "'bad' (test_fault_writer)", "into sensordata of sensor 's1'"},
+      {"sensor_tail", "'bad' (test_fault_writer)", "into sensordata of sensor 's1'"},
+      {"advance", "'bad' (test_fault_writer)", "into sensordata of sensor 's1'"},  // at the end of the step to 0.05
   };
   for (const Case& c : cases) {
     for (const char* value : {"nan", "inf", "huge"}) {
@@ -200,7 +215,7 @@ TEST_CASE("the replaced values are 0: actuator forces, activation rates, sensors
     DataPtr d = make_data(m.get());
     mj_step(m.get(), d.get());
     std::vector<double> out = {d->actuator_force[0], d->sensordata[1], d->actuator_force[1], d->act_dot[0],
-                               d->qfrc_passive[0]};
+                               d->qfrc_passive[0], d->sensordata[2], d->sensordata[5]};
     return out;
   };
   CHECK(after("ctrl")[0] == 0.0);
@@ -210,6 +225,33 @@ TEST_CASE("the replaced values are 0: actuator forces, activation rates, sensors
   CHECK(after("gain")[2] == 0.0);  // the force gain * ctrl + bias was bad: replaced as a whole
   CHECK(after("dyn")[3] == 0.0);
   CHECK(after("passive")[4] == 0.0);  // the damper's share went with it: the whole sum was bad
+  CHECK(after("advance")[5] == 0.0);  // written at the end of the step, replaced before mj_step returned
+  CHECK(after("none")[5] == 3.0);
+  CHECK(after("sensor_tail")[6] == 0.0);
+  CHECK(after("none")[6] == 6.0);
+}
+
+namespace {
+std::string last_warning;
+void keep_warning(const char* text) { last_warning = text; }
+}  // namespace
+
+TEST_CASE("an exception thrown at the end of a step is MuJoCo's warning naming the instance, and the run goes on",
+          "[faults]") {
+  ModelPtr m = load_xml_string(fault_model("throw", 0.05));
+  DataPtr d = make_data(m.get());
+  last_warning.clear();
+  void (*previous)(const char*) = mju_user_warning;
+  mju_user_warning = keep_warning;
+  run_until(m.get(), d.get(), 0.04);
+  const std::string before = last_warning;
+  run_until(m.get(), d.get(), 0.1);
+  mju_user_warning = previous;
+  CHECK(before.empty());
+  CHECK_THAT(last_warning, Catch::Contains("mjhand: plugin instance 'bad': advance failed on purpose"));
+  CHECK(d->time == Approx(0.1));
+  CHECK(state_finite(m.get(), d.get()));
+  CHECK(d->sensordata[2] == 3.0);  // the state of the last advance that completed, shown unchanged
 }
 
 TEST_CASE("faults are counted per mjData, go with mj_resetData, and threads count their own", "[faults]") {

@@ -20,7 +20,8 @@ using mjhand_test::make_data;
 namespace {
 
 // A test type with every capability but control: a position-stage sensor writing time and an integrator of the
-// state, an actuator model whose bias depends on that state (a spring plus an offset), a passive damper. A state
+// state, an actuator model whose bias depends on that state (a spring plus an offset), a passive damper, and an
+// end-of-step advance that sums the times it sees into the state (shown as the sensor's third value). A state
 // mix-up between mjData, copies or models changes the physics and shows.
 class ProbePlugin : public Plugin {
  public:
@@ -28,8 +29,8 @@ class ProbePlugin : public Plugin {
     claim_sensor(sensor);
     claim_actuator(actuator);
   }
-  int capabilities() const override { return kCapPassive | kCapSensor | kCapActuator; }
-  int nstate() const override { return 2; }
+  int capabilities() const override { return kCapPassive | kCapSensor | kCapActuator | kCapAdvance; }
+  int nstate() const override { return 3; }
   void reset(const mjModel*, const mjData* d, mjtNum* s) const override {
     s[0] = d->time;
     s[1] = 0.25;
@@ -43,8 +44,14 @@ class ProbePlugin : public Plugin {
     }
     d->sensordata[m->sensor_adr[sensor_]] = d->time;
     d->sensordata[m->sensor_adr[sensor_] + 1] = s[1];
+    d->sensordata[m->sensor_adr[sensor_] + 2] = s[2];
   }
-  int sensor_width(int id) const override { return id == sensor_ ? 2 : 0; }
+  // Not time-triggered on purpose: a second call per step, or one from mj_forward, would show in the sum.
+  void advance(const mjModel* m, mjData* d, mjtNum* s) const override {
+    s[2] += d->time;
+    d->sensordata[m->sensor_adr[sensor_] + 2] = s[2];
+  }
+  int sensor_width(int id) const override { return id == sensor_ ? 3 : 0; }
   mjtNum actuator_gain(const mjModel*, const mjData*, int, const mjtNum*) const override { return 0.02; }
   mjtNum actuator_bias(const mjModel*, const mjData* d, int, const mjtNum* s) const override {
     return -k_ * d->qpos[1] + 0.01 * s[1];
@@ -124,8 +131,8 @@ TEST_CASE("a user-registered type runs natively: sensor, passive, actuator model
   REQUIRE(instances.size() == 2);
   const int probe = instances.at("probe").id;
   CHECK(native_type(m.get(), probe) == "test_probe");
-  CHECK(native_state_size(m.get(), probe) == 2);
-  CHECK(m->sensor_dim[0] == 2);  // sized by the plugin
+  CHECK(native_state_size(m.get(), probe) == 3);
+  CHECK(m->sensor_dim[0] == 3);  // sized by the plugin
   auto d = make_data(m.get());
   for (int i = 0; i < 499; ++i) mj_step(m.get(), d.get());
   const double q1_before_last_step = d->qpos[1];
@@ -142,6 +149,14 @@ TEST_CASE("a user-registered type runs natively: sensor, passive, actuator model
   // Actuator model force = gain * ctrl + bias, at the positions the step started from.
   d->ctrl[2] = 0;  // it was 0 all along: nobody drives u1
   CHECK(d->actuator_force[2] == Approx(-0.1 * q1_before_last_step + 0.01 * s1).epsilon(1e-12));
+  // advance ran once per step, after the step's time increment: the sum of h, 2h, ..., 500h, shown when mj_step
+  // returned; mj_forward does not call it.
+  const double sum = m->opt.timestep * 500 * 501 / 2;
+  CHECK(native_state(m.get(), d.get(), probe)[2] == Approx(sum).epsilon(1e-12));
+  CHECK(d->sensordata[2] == native_state(m.get(), d.get(), probe)[2]);
+  for (int i = 0; i < 3; ++i) mj_forward(m.get(), d.get());
+  CHECK(native_state(m.get(), d.get(), probe)[2] == Approx(sum).epsilon(1e-12));
+  CHECK(d->sensordata[2] == native_state(m.get(), d.get(), probe)[2]);
 }
 
 TEST_CASE("two threads stepping two mjData of one model match one thread", "[plugins]") {
@@ -267,15 +282,18 @@ TEST_CASE("an instance switched off has no effect, keeps its state and resumes w
   set_native_enabled(m.get(), d.get(), probe.id, false);
   CHECK_FALSE(native_enabled(m.get(), d.get(), probe.id));
   const mjtNum frozen = native_state(m.get(), d.get(), probe.id)[1];
+  const mjtNum frozen_sum = native_state(m.get(), d.get(), probe.id)[2];
   for (int i = 0; i < 50; ++i) mj_step(m.get(), d.get());
   CHECK(native_state(m.get(), d.get(), probe.id)[1] == frozen);
+  CHECK(native_state(m.get(), d.get(), probe.id)[2] == frozen_sum);  // no advance while off
   CHECK(d->sensordata[0] == 0.0);  // its sensor reads 0, not a stale value
   CHECK(d->sensordata[1] == 0.0);
+  CHECK(d->sensordata[2] == 0.0);
   CHECK(d->actuator_force[2] == 0.0);  // its actuator gives no force
   CHECK(d->qpos[0] > 0.1);             // the posture servo keeps running
   // Its passive damper is gone too: only the joint's own damping (0.05) acts.
   mj_forward(m.get(), d.get());
-  CHECK(d->sensordata[2] == d->qpos[0]);  // MuJoCo's own sensor is untouched
+  CHECK(d->sensordata[3] == d->qpos[0]);  // MuJoCo's own sensor is untouched
   REQUIRE(d->qvel[0] != 0.0);
   CHECK(d->qfrc_passive[0] == Approx(-0.05 * d->qvel[0]).epsilon(1e-12));
   set_native_enabled(m.get(), d.get(), probe.id, true);
@@ -285,4 +303,5 @@ TEST_CASE("an instance switched off has no effect, keeps its state and resumes w
   CHECK(d->sensordata[0] == Approx(d->time - m->opt.timestep).margin(1e-12));
   CHECK(d->actuator_force[2] != 0.0);
   CHECK(native_state(m.get(), d.get(), probe.id)[1] != frozen);  // resumed from the kept state
+  CHECK(native_state(m.get(), d.get(), probe.id)[2] == frozen_sum + d->time);
 }

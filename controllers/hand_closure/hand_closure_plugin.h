@@ -12,8 +12,8 @@ namespace mjhand {
 
 // Plugin type "hand_closure": detector=CONTACT_DETECTION_INSTANCE (required), actuators=all|a,b,... (position
 // actuators on finger joints <finger>_j<k>; default all), increment=v|v1,v2,... [rad/step] (required), start=0 [s].
-// The signal sensor is read with the delay of one step (it is written after the constraint solve, the controller
-// runs before it).
+// The signal sensor is read with the delay of one step: the detector samples at the end of a step, the controller
+// runs in the next step's actuation stage.
 std::unique_ptr<Plugin> make_hand_closure_plugin(const mjModel* m, const Config& cfg);
 
 }  // namespace mjhand

@@ -56,8 +56,9 @@ void register_builtin_plugins(PluginRegistry& registry) {
                 {"driver", "joint", "coef", "angles", "stiffness", "damping"}});
   add(registry, kCapSensor, {"joint_signal", "linear actuator-sensor model: writes M = (theta - offset) / gain into a user sensor", make_joint_signal_plugin,
                 {"joint", "sensor", "gain", "offset", "angles"}, mjSTAGE_POS, false, 1});
-  add(registry, kCapSensor, {"contact_detection", "phalanx/palm contact 0/1 after N samples above a force threshold, + where", make_contact_detection_plugin,
-                {"sensor", "where", "fingers", "palm", "threshold", "samples"}, mjSTAGE_ACC});
+  // Samples the step's contact forces in advance, so it needs no acceleration stage (docs/scenes.md).
+  add(registry, kCapSensor | kCapAdvance, {"contact_detection", "phalanx/palm contact 0/1 after N samples above a force threshold, + where", make_contact_detection_plugin,
+                {"sensor", "where", "fingers", "palm", "threshold", "samples"}, mjSTAGE_POS});
   add(registry, kCapControl, {"hand_closure", "closes position-controlled fingers by an increment per step until each phalanx touches", make_hand_closure_plugin,
                 {"actuators", "detector", "increment", "start", "kp", "kv"}});
   register_direct_drive_model();  // computed_torque's model=direct_drive (closed-form M, V, G of the direct-drive hand)

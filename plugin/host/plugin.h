@@ -16,6 +16,7 @@ enum Capability : int {
   kCapPassive = 1 << 1,   // adds into d->qfrc_passive
   kCapActuator = 1 << 2,  // gain, bias and activation derivative of the actuators it owns (actuator models)
   kCapSensor = 1 << 3,    // writes the sensors it owns
+  kCapAdvance = 1 << 4,   // updates its state once per step, after MuJoCo has integrated (mjpPlugin::advance)
 };
 
 // A configured plugin instance, created by its factory (which parses and validates the configuration) for every
@@ -29,7 +30,8 @@ class Plugin {
   virtual int capabilities() const = 0;
   // Number of mjtNum of per-simulation state (mjpPlugin::nstate).
   virtual int nstate() const { return 0; }
-  // Writes the initial state; called on the first compute after mj_makeData or mj_resetData (state arrives zeroed).
+  // Writes the initial state; called on the first compute or advance after mj_makeData or mj_resetData (state arrives
+  // zeroed).
   virtual void reset(const mjModel* m, const mjData* d, mjtNum* state) const;
 
   // kCapControl. Called whenever MuJoCo computes actuation (RK4: four times per step; also in mj_forward), so
@@ -39,6 +41,13 @@ class Plugin {
   virtual void passive(const mjModel* m, mjData* d, mjtNum* state) const;
   // kCapSensor. stage is mjSTAGE_POS/VEL/ACC; write only the sensordata of owned sensors of that stage.
   virtual void sensor(const mjModel* m, mjData* d, int stage, mjtNum* state) const;
+  // kCapAdvance. Called once at the end of every step (mj_step, mj_step2; every integrator), after MuJoCo has
+  // integrated: d->time, qpos, qvel and act are already the next step's, while d->contact, efc_force, xpos and the
+  // other results of the step's computation are still those the step was computed from (under RK4: its last
+  // stage's). mj_forward never calls it, so whatever it samples is sampled exactly once per step. It may write owned
+  // sensors so they show the new state when the step returns; sensor() must then write the same values from `state`
+  // alone, because MuJoCo's stages call it outside steps too (mj_forward, mj_step1, after a reset or a copy).
+  virtual void advance(const mjModel* m, mjData* d, mjtNum* state) const;
   // kCapSensor: number of values this instance writes into owned sensor `sensor_id` (MuJoCo sizes a
   // <sensor><plugin> by it; 0 = not owned).
   virtual int sensor_width(int sensor_id) const {

@@ -31,8 +31,8 @@ struct PluginType {
   int sensor_width = 0;
   // The Capability flags instances of this type may use. The native registration offers MuJoCo only these (a sensor
   // type is never called at the actuation or passive stage, a controller never at a sensor stage); an instance using
-  // another is refused when it is created.
-  int capabilities = kCapControl | kCapPassive | kCapActuator | kCapSensor;
+  // another is refused when it is created. Only types with kCapAdvance get MuJoCo's per-step advance callback.
+  int capabilities = kCapControl | kCapPassive | kCapActuator | kCapSensor | kCapAdvance;
 };
 
 class PluginRegistry {

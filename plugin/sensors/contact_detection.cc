@@ -16,9 +16,13 @@ constexpr int kMaxChannels = 241;
 
 int body_id(const mjModel* m, const std::string& name) { return mj_name2id(m, mjOBJ_BODY, name.c_str()); }
 
-// Debounced detection with its state in d->plugin_state: [time of the current sample, then per channel the run length of
-// samples above threshold before the current one, and including it]. Keeping the previous run length makes a second
-// evaluation at the same time (mj_forward after mj_step) replace the current sample instead of counting it twice.
+// Debounced detection, sampled once per step at its end (advance): d->contact and the constraint forces are then
+// still those the step was computed from, what an acceleration-stage sensor reads (except under RK4, where advance
+// sees the last of its four stages), but a sensor at that stage makes MuJoCo run mj_rnePostConstraint every step
+// (~5 % of the campaign scene's step) for nothing mjhand reads. State: per channel the run length of samples above threshold, then (with a where-sensor) per channel the
+// where-values of the latest sample. The sensors are written from the state alone (at the end of the step and at
+// MuJoCo's position stage), so mj_forward, which takes no sample, shows what the last step ended with, and a copied,
+// reset or carried-over state shows consistently.
 class ContactDetection : public Plugin {
  public:
   ContactDetection(const mjModel* m, ContactLayout layout, int signal, int where, double threshold, int samples)
@@ -31,22 +35,14 @@ class ContactDetection : public Plugin {
     claim_sensor(signal_);
     if (where_ >= 0) claim_sensor(where_);
   }
-  int capabilities() const override { return kCapSensor; }
+  int capabilities() const override { return kCapSensor | kCapAdvance; }
   int sensor_width(int id) const override {
     return id == signal_ ? layout_.channels() : id == where_ ? 6 * layout_.channels() : 0;
   }
-  int nstate() const override { return 1 + 2 * layout_.channels(); }
-  void reset(const mjModel*, const mjData* d, mjtNum* state) const override {
-    state[0] = d->time - 1;  // the first evaluation is a new sample
-  }
+  int nstate() const override { return (where_ >= 0 ? 7 : 1) * layout_.channels(); }
 
-  void sensor(const mjModel* m, mjData* d, int stage, mjtNum* state) const override {
-    if (stage != mjSTAGE_ACC) return;
+  void advance(const mjModel* m, mjData* d, mjtNum* state) const override {
     const int n = layout_.channels();
-    if (d->time > state[0]) {
-      state[0] = d->time;
-      for (int c = 0; c < n; ++c) state[1 + 2 * c] = state[2 + 2 * c];
-    }
     double force[kMaxChannels], strongest[kMaxChannels];  // only the n channels in use are touched
     int contact_of[kMaxChannels];
     for (int c = 0; c < n; ++c) {
@@ -68,28 +64,31 @@ class ContactDetection : public Plugin {
         contact_of[c] = i;
       }
     }
-    mjtNum* out = d->sensordata + m->sensor_adr[signal_];
-    mjtNum* where = where_ >= 0 ? d->sensordata + m->sensor_adr[where_] : nullptr;
-    for (int c = 0; c < n; ++c) {
-      const double run = force[c] > threshold_ ? state[1 + 2 * c] + 1 : 0;
-      state[2 + 2 * c] = run;
-      out[c] = run >= samples_ ? 1 : 0;
-      if (!where) continue;
-      mjtNum* w = where + 6 * c;
+    for (int c = 0; c < n; ++c) state[c] = force[c] > threshold_ ? state[c] + 1 : 0;
+    for (int c = 0; c < n && where_ >= 0; ++c) {
+      mjtNum* w = state + n + 6 * c;
       std::memset(w, 0, 6 * sizeof(mjtNum));
-      if (out[c] == 0 || contact_of[c] < 0) continue;
+      if (state[c] < samples_ || contact_of[c] < 0) continue;
       const mjContact& con = d->contact[contact_of[c]];
       const int body = c == n - 1 ? layout_.palm : layout_.bodies[c];
       const mjtNum* xpos = d->xpos + 3 * body;
       const mjtNum* xmat = d->xmat + 9 * body;
       mjtNum rel[3], normal[3];
       mju_sub3(rel, con.pos, xpos);
-      mju_mulMatTVec(w, xmat, rel, 3, 3);
+      mju_mulMatTVec3(w, xmat, rel);  // the 3x3 form: a sixth of the general one's instructions
       // frame[0..2] points from geom1 to geom2: outward from the link when the link owns geom1.
       const double sign = m->geom_bodyid[con.geom[0]] == body ? 1 : -1;
       mju_scl3(normal, con.frame, sign);
-      mju_mulMatTVec(w + 3, xmat, normal, 3, 3);
+      mju_mulMatTVec3(w + 3, xmat, normal);
     }
+    sensor(m, d, mjSTAGE_POS, state);
+  }
+
+  void sensor(const mjModel* m, mjData* d, int, mjtNum* state) const override {
+    const int n = layout_.channels();
+    mjtNum* out = d->sensordata + m->sensor_adr[signal_];
+    for (int c = 0; c < n; ++c) out[c] = state[c] >= samples_ ? 1 : 0;
+    if (where_ >= 0) std::memcpy(d->sensordata + m->sensor_adr[where_], state + n, 6 * n * sizeof(mjtNum));
   }
 
  private:

@@ -1,7 +1,9 @@
 // Sensor plugin "contact_detection": the paper's phalanx-level contact detection (SynGrasp-Simscape section 2.2.3.1):
 // per phalanx and palm, the normal force MuJoCo computes (mj_contactForce) must exceed a threshold for N consecutive
 // samples before the 0/1 signal goes to 1, so a one-sample spike of a rebound never counts. Unlike the paper it also
-// reports where: the contact point and normal in the link's frame. Layout in docs/scenes.md.
+// reports where: the contact point and normal in the link's frame. One sample per step, taken at the step's end
+// (MuJoCo's plugin advance) from the contacts and forces the step computed; mj_forward takes none and shows the state
+// the last step ended with. Layout and sampling in docs/scenes.md.
 #pragma once
 
 #include <mujoco/mujoco.h>
@@ -47,9 +49,9 @@ ContactLayout configured_contact_layout(const mjModel* m,
 // Names of the signals in sensor order: "<finger>_p<k>" (k from 1) for fingers x phalanges, then "palm".
 std::vector<std::string> contact_channel_names(const ContactLayout& layout);
 
-// Keys: sensor=USER_SENSOR (needstage="acc", dim = fingers x phalanges + 1), fingers=all|F1,F2,... (default all:
+// Keys: sensor=SENSOR (its <sensor><plugin>, sized fingers x phalanges + 1), fingers=all|F1,F2,... (default all:
 // every embedded chain), palm=BODY|none (default "palm" when the model has it), threshold=N (default 0.01 N),
-// samples=N (default 10, as in the paper), where=USER_SENSOR (optional, needstage="acc", dim 6 x channels: contact
+// samples=N (default 10, as in the paper), where=SENSOR (optional, its <sensor><plugin>, sized 6 x channels: contact
 // point [m] and outward normal of the channel's strongest contact in the link frame, zeros while the signal is 0).
 std::unique_ptr<Plugin> make_contact_detection_plugin(const mjModel* m, const Config& cfg);
 
