@@ -6,7 +6,10 @@ mjhand's native plugins registered with the process's MuJoCo.
 ``mujoco.MjModel.from_xml_path`` accepts models that declare them with no further step. Units are SI, angles in
 radians; arrays are float64. Names follow the C++ API (docs/python.md).
 """
+import functools as _functools
 import os as _os
+
+import numpy as _np
 
 import mujoco as _mujoco  # first: the extension binds to the libmujoco this import loaded
 
@@ -25,6 +28,35 @@ from ._core import (  # noqa: E402  (the C++ API, same names)
     model_chains, mujoco_contact_forces, object_center, object_twist, optimal_forces, parallel_view, pseudo_inverse,
     selection_matrix, singularity_measures, twist_to_joint_rates,
 )
+
+def _as_array(a):
+    """Lists and tuples of numbers become float64 arrays, as NumPy users expect of an array argument (the binding
+    itself takes arrays only); anything else (contacts, strings, arrays) passes unchanged."""
+    if isinstance(a, (list, tuple)) and a and not isinstance(a[0], (Contact, str, bytes)):
+        try:
+            return _np.asarray(a, dtype=float)
+        except (TypeError, ValueError):
+            return a
+    return a
+
+
+def _accept_sequences(f):
+    @_functools.wraps(f)
+    def call(*args, **kwargs):
+        return f(*[_as_array(a) for a in args], **{k: _as_array(v) for k, v in kwargs.items()})
+    return call
+
+
+for _name in ("analytic_contact", "balanced_wrench", "contact_frame_from_normal", "controllable_internal_force_basis",
+              "egrasp_ik_position", "ferrari_canny", "grasp_matrix", "grasp_quality", "grasp_sigma_min",
+              "grasp_singular_values", "hand_object_mobility", "internal_force_basis", "is_force_closure",
+              "joint_torques", "min_norm_forces", "object_twist", "optimal_forces", "parallel_view", "pseudo_inverse",
+              "singularity_measures", "twist_to_joint_rates", "friction_cone_margin"):
+    globals()[_name] = _accept_sequences(globals()[_name])
+for _name in ("forward_kinematics", "frames", "jacobian", "ik_position", "ik_pose"):
+    setattr(Chain, _name, _accept_sequences(getattr(Chain, _name)))
+del _name
+
 from .builders import build_hand_xml, build_scene_xml, load_hand, load_scene  # noqa: E402
 from .grasp import Grasp, body_id, grasp, hand  # noqa: E402
 

@@ -89,14 +89,28 @@ void bind_kinematics(nb::module_& m) {
                     "(A_i = Rz Tz Tx Rx, e_GRASP Table 1) or 'modified' (Craig) convention; base and tool are 4 x 4 "
                     "rigid transforms (chain frame 0 in the reference frame; tool in the last link frame).")
       .def("__init__",
-           [](Chain* self, const Eigen::MatrixXd& dh, const std::string& convention, const Eigen::Matrix4d& base,
-              const Eigen::Matrix4d& tool, const std::vector<bool>& prismatic, const Eigen::VectorXd& lower,
-              const Eigen::VectorXd& upper, const std::string& name) {
-             new (self) Chain(make_chain(dh, convention, base, tool, prismatic, lower, upper, name));
+           [](Chain* self, nb::handle dh, const std::string& convention, nb::handle base, nb::handle tool,
+              const std::vector<bool>& prismatic, nb::handle lower, nb::handle upper, const std::string& name) {
+             const Eigen::MatrixXd I = Eigen::Matrix4d::Identity();
+             auto square4 = [](const Eigen::MatrixXd& T, const char* what) {
+               if (T.rows() != 4 || T.cols() != 4) {
+                 throw nb::value_error((std::string(what) + " must be a 4 x 4 matrix").c_str());
+               }
+               return Eigen::Matrix4d(T);
+             };
+             auto vec = [](nb::handle v, const char* what) {
+               if (v.is_none()) return Eigen::VectorXd();
+               const Eigen::MatrixXd a = as_matrix(v, what);
+               return Eigen::VectorXd(Eigen::Map<const Eigen::VectorXd>(a.data(), a.size()));
+             };
+             new (self) Chain(make_chain(as_matrix(dh, "dh", true), convention,
+                                         square4(base.is_none() ? I : as_matrix(base, "base"), "base"),
+                                         square4(tool.is_none() ? I : as_matrix(tool, "tool"), "tool"), prismatic,
+                                         vec(lower, "lower"), vec(upper, "upper"), name));
            },
-           nb::arg("dh"), nb::arg("convention") = "standard", nb::arg("base") = Eigen::Matrix4d::Identity(),
-           nb::arg("tool") = Eigen::Matrix4d::Identity(), nb::arg("prismatic") = std::vector<bool>(),
-           nb::arg("lower") = Eigen::VectorXd(), nb::arg("upper") = Eigen::VectorXd(), nb::arg("name") = "")
+           nb::arg("dh"), nb::arg("convention") = "standard", nb::arg("base") = nb::none(),
+           nb::arg("tool") = nb::none(), nb::arg("prismatic") = std::vector<bool>(), nb::arg("lower") = nb::none(),
+           nb::arg("upper") = nb::none(), nb::arg("name") = "")
       .def_ro("name", &Chain::name)
       .def_prop_ro("dof", &Chain::dof)
       .def_prop_ro("convention", [](const Chain& c) {

@@ -56,6 +56,21 @@ Eigen::Isometry3d to_isometry(const Eigen::Matrix4d& T, const char* what) {
   return out;
 }
 
+Eigen::MatrixXd as_matrix(nb::handle obj, const char* what, bool row_if_1d) {
+  nb::object arr;
+  try {
+    arr = nb::module_::import_("numpy").attr("asarray")(obj, nb::arg("dtype") = "float64");
+  } catch (const nb::python_error&) {
+    throw nb::type_error((std::string(what) + " must be an array of numbers").c_str());
+  }
+  const int ndim = nb::cast<int>(arr.attr("ndim"));
+  if (ndim > 2) throw nb::value_error((std::string(what) + " must have 1 or 2 dimensions, got " + std::to_string(ndim)).c_str());
+  if (ndim < 2) {
+    arr = arr.attr("reshape")(row_if_1d ? nb::make_tuple(1, -1) : nb::make_tuple(-1, 1));
+  }
+  return nb::cast<Eigen::MatrixXd>(arr);
+}
+
 Eigen::Vector3d to_vec3(const Eigen::VectorXd& v, const char* what) {
   if (v.size() != 3) {
     throw nb::value_error((std::string(what) + " must have 3 entries, got " + std::to_string(v.size())).c_str());

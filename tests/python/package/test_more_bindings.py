@@ -1,0 +1,133 @@
+"""The remaining bindings, each against the CLI's C++ result for the same state or an independent NumPy computation."""
+import json
+import os
+import subprocess
+import sys
+
+import mujoco
+import numpy as np
+import pytest
+
+import mjhand
+from conftest import SOURCE, model
+
+SCENE = model("grasp_sensor_scene.xml")
+
+
+@pytest.fixture(scope="module")
+def grasp():
+    m = mujoco.MjModel.from_xml_path(SCENE)
+    d = mujoco.MjData(m)
+    mujoco.mj_forward(m, d)
+    for _ in range(1000):
+        mujoco.mj_step(m, d)
+    mujoco.mj_forward(m, d)
+    return mjhand.grasp(m, d, object="ball")
+
+
+@pytest.fixture(scope="module")
+def report():
+    r = subprocess.run([sys.executable, "-m", "mjhand", "analyze", SCENE, "--settle", "2", "--json"],
+                       capture_output=True, text=True, timeout=300, check=True)
+    return json.loads(r.stdout)
+
+
+def test_min_norm_forces_equal_the_cli(grasp, report):
+    r = mjhand.min_norm_forces(grasp.contacts, grasp.G, report["gravity_wrench"])
+    np.testing.assert_array_equal(r.lambda_, report["min_norm_forces"]["lambda"])
+    assert r.balances == report["min_norm_forces"]["balances"] and r.in_cones == report["min_norm_forces"]["in_cones"]
+    np.testing.assert_allclose(grasp.G @ r.lambda_, -np.array(report["gravity_wrench"]), atol=1e-14)
+
+
+def test_statics_against_numpy(grasp):
+    G, JH = grasp.G, grasp.J_H
+    lam = np.linspace(0.1, 1.6, G.shape[1])
+    np.testing.assert_allclose(mjhand.balanced_wrench(G, lam), -G @ lam, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(mjhand.joint_torques(JH, lam), JH.T @ lam, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(mjhand.pseudo_inverse(G), np.linalg.pinv(G), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(mjhand.grasp_singular_values(G), np.linalg.svd(G, compute_uv=False), rtol=1e-7)
+    # E = orthonormal basis of range(P_N J_H), P_N = I - G^+ G (SynGrasp's controllable internal forces)
+    E = mjhand.controllable_internal_force_basis(G, JH)
+    PN = np.eye(G.shape[1]) - np.linalg.pinv(G) @ G
+    A = PN @ JH
+    np.testing.assert_allclose(E.T @ E, np.eye(E.shape[1]), atol=1e-12)
+    assert E.shape[1] == np.linalg.matrix_rank(A)
+    np.testing.assert_allclose(G @ E, 0, atol=1e-12)
+    np.testing.assert_allclose(E @ (E.T @ A), A, atol=1e-12)  # spans range(A)
+
+
+def test_selection_matrix_and_cone_margin(grasp):
+    H = mjhand.selection_matrix(grasp.contacts)
+    rows = [c.rows for c in grasp.contacts]
+    assert H.shape == (sum(rows), 6 * len(rows))
+    k = 0
+    for i, r in enumerate(rows):
+        np.testing.assert_array_equal(H[k:k + r, 6 * i:6 * i + 6], np.eye(6)[[0, 1, 2, 3][:r]])
+        k += r
+    c = grasp.contacts[0]
+    lam = np.array([2.0, 0.3, -0.4, 0.001])[:c.rows]
+    expect = min(lam[0], c.mu * lam[0] - np.hypot(lam[1], lam[2]), lam[0] - abs(lam[3]) / c.mu_torsion)
+    assert mjhand.friction_cone_margin(c, lam) == pytest.approx(expect, rel=1e-14)
+
+
+def test_object_twist_from_the_free_joint(grasp):
+    m, d, h = grasp.model, grasp.data, grasp.hand
+    p = grasp.reference
+    T = mjhand.object_twist(m, d, h, p)
+    adr = m.jnt_dofadr[m.body_jntadr[h.object_body]]
+    R = d.xmat[h.object_body].reshape(3, 3)
+    w = R @ d.qvel[adr + 3:adr + 6]  # MuJoCo keeps a free joint's angular velocity in the body frame
+    v_origin = d.qvel[adr:adr + 3]   # ... and the linear velocity of the body origin in the world frame
+    v_p = v_origin + np.cross(w, p - d.xpos[h.object_body])
+    np.testing.assert_allclose(T, np.concatenate([v_p, w]), rtol=0, atol=1e-14)
+
+
+def test_parallel_twist_to_joint_rates(grasp):
+    pv = grasp.parallel()
+    np.testing.assert_allclose(mjhand.twist_to_joint_rates(pv.J_p, pv.J_Theta), np.linalg.pinv(pv.J_Theta) @ pv.J_p,
+                               rtol=0, atol=1e-9 * np.abs(np.linalg.pinv(pv.J_Theta) @ pv.J_p).max())
+    assert pv.relative_residual < 1e-12  # section 2.3's equivalence J_Theta^+ J_p S = J_H^+ G^T
+
+
+def test_linf_epsilon_with_the_qhull_reference():
+    """Three hard contacts on a sphere: L-inf epsilon by the fast path and by qhull agree; L-inf >= L1 (its GWS
+    contains L1's)."""
+    r = 0.03
+    pts = [r * np.array([np.cos(a), np.sin(a), 0.2]) for a in (0.1, 2.2, 4.3)]
+    cs = [mjhand.analytic_contact(p, -p, mjhand.ContactModel.HARD_FINGER, 0.6) for p in pts]
+    ref = np.zeros(3)
+    linf = mjhand.ferrari_canny(cs, ref, mjhand.WrenchNorm.LINF)
+    linf_q = mjhand.ferrari_canny(cs, ref, mjhand.WrenchNorm.LINF, qhull=True)
+    l1 = mjhand.ferrari_canny(cs, ref, mjhand.WrenchNorm.L1)
+    assert linf.force_closure and l1.force_closure
+    assert linf.epsilon == pytest.approx(linf_q.epsilon, rel=1e-9)
+    assert linf.epsilon >= l1.epsilon
+
+
+def test_fit_coupling_csv_equals_the_cli(tmp_path):
+    data = os.path.join(SOURCE, "tests", "data", "berul_thumb_capture.csv")
+    fit = mjhand.fit_coupling_csv(data, "joint_1", "joint_2", 1, degrees=True, supplement=True)
+    r = subprocess.run([sys.executable, "-m", "mjhand", "fit-coupling", data, "--x", "joint_1", "--y", "joint_2",
+                        "--deg", "--supplement"], capture_output=True, text=True, timeout=60, check=True)
+    import re
+    printed = re.search(r"coefficients \[rad\]: c0=(\S+) c1=(\S+)", r.stdout)
+    assert printed, r.stdout
+    np.testing.assert_allclose(fit.coefficients, [float(printed[1]), float(printed[2])], rtol=1e-9)  # 10 digits
+    assert fit.points == 41
+    # and the coefficients are NumPy's least squares on the same converted data
+    with open(data) as f:
+        lines = [l.strip().split(",") for l in f if l.strip() and not l.startswith("#")]
+    header, rows = lines[0], np.array(lines[1:], dtype=float)
+    x = np.deg2rad(180.0 - rows[:, header.index("joint_1")])  # BERUL eq 1: theta = 180 deg - captured
+    y = np.deg2rad(180.0 - rows[:, header.index("joint_2")])
+    np.testing.assert_allclose(fit.coefficients, np.polyfit(x, y, 1)[::-1], rtol=1e-10, atol=1e-12)
+
+
+def test_build_scene_equals_make_scene(tmp_path):
+    src = model(os.path.join("scenarios", "power_sphere.yaml"))
+    out = tmp_path / "s.xml"
+    subprocess.run([sys.executable, "-m", "mjhand", "make-scene", src, "-o", str(out)], check=True, timeout=120,
+                   capture_output=True)
+    with open(src) as f:
+        xml = mjhand.build_scene_xml(f.read(), src, os.path.dirname(src))
+    assert xml == out.read_text()
