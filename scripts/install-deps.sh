@@ -20,6 +20,7 @@ PKGS=(
   xvfb xauth             # headless GL for viewer smoke tests
   liborocos-kdl-dev      # Orocos KDL: independent peer check of mjhand's FK and Jacobians (tests/test_kdl_peer.cc)
   clang libclang-rt-14-dev  # libFuzzer targets of every parser (scripts/fuzz.sh)
+  valgrind               # instruction counts (callgrind) of the plugin-cost figures in BENCHMARKS.md
 )
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi

@@ -139,8 +139,7 @@ TEST_CASE("mjhand batch lists, runs, merges and stops on SIGINT leaving a resuma
 }
 
 TEST_CASE("mjhand plot draws a rollout and a campaign summary with gnuplot", "[batch]") {
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
-    WARN("gnuplot not installed: skipped");
+  if (mjhand_test::skip_without(std::system("command -v gnuplot >/dev/null 2>&1") == 0, "gnuplot (Debian gnuplot-nox)")) {
     return;
   }
   const std::string dir = mjhand_test::fresh_temp_dir("batch_plot");

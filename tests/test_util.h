@@ -63,4 +63,10 @@ std::string fresh_temp_dir(const std::string& name);
 // The <worldbody> of the host tests' two-link arm: hinges j1, j2 about y, links l1, l2 of 0.1 m, site "tip".
 std::string two_link_arm_worldbody();
 
+// A test that needs something outside mjhand (an X display, gnuplot, KDL) calls this first and returns when it gives
+// true. Missing and MJHAND_REQUIRE_TEST_DEPS=1 (scripts/test.sh sets it: CI must never skip): the test fails naming
+// what is missing. Missing otherwise: prints "MJHAND_SKIP: <what>", which ctest reports as skipped
+// (SKIP_REGULAR_EXPRESSION in tests/CMakeLists.txt), never as passed.
+bool skip_without(bool available, const std::string& what);
+
 }  // namespace mjhand_test

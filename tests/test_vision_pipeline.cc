@@ -17,9 +17,8 @@ using namespace mjhand::vision;
 
 namespace {
 bool have_display() {
-  if (mjhand::render::display_available()) return true;
-  WARN("no DISPLAY: the rendered marker pipeline is not tested here (ctest runs it under xvfb-run)");
-  return false;
+  return !mjhand_test::skip_without(mjhand::render::display_available(),
+                                    "an X display (ctest runs these cases under xvfb-run)");
 }
 mjhand::ModelPtr marker_model() {
   return mjhand_test::load_xml_file(mjhand_test::source_path("models/berul_finger_markers.xml"));
