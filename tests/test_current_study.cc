@@ -145,6 +145,17 @@ TEST_CASE("current study: static holding currents are G(phi = 0) / K_T(0), G as 
     CHECK(std::abs(w.paper_torque_down / w.kt - w.paper_current_down) < 0.01);
     CHECK(std::abs(w.paper_torque_up / w.kt - w.paper_current_up) < 0.01);
   }
+  // The model against the measured torques (docs/direct-drive-hand.md, "Static holding current"). A torque s that
+  // does not turn with gravity (string tension, friction) adds to |G| in one orientation and subtracts in the other,
+  // so the model's |G| should lie between the palm-down and palm-up measurements; it does for link 1, is 8 % under
+  // both for link 2 (the measured links are 3-5 % heavier, section 5.1) and is 40 % of link 3's 4.2 mN m, which is
+  // the force meter's resolution on its 12.5 cm extension. Bounded as documented (+-1 % for the docs' rounding).
+  CHECK(rows[0].torque_down > std::min(rows[0].paper_torque_down, rows[0].paper_torque_up));
+  CHECK(rows[0].torque_down < std::max(rows[0].paper_torque_down, rows[0].paper_torque_up));
+  CHECK(rows[1].torque_down / rows[1].paper_torque_down == Approx(0.81).margin(0.01));
+  CHECK(rows[1].torque_down / rows[1].paper_torque_up == Approx(0.92).margin(0.01));
+  CHECK(rows[2].torque_down / rows[2].paper_torque_down == Approx(0.40).margin(0.01));
+  for (const auto& w : rows) CHECK(w.torque_up == w.torque_down);  // the rigid-body model is symmetric
   CHECK(rows[0].exceeds_driver);   // link 1: ~6 A
   CHECK(!rows[2].exceeds_driver);  // link 3: 0.14 A
 }

@@ -19,6 +19,54 @@ using namespace mjhand;
 
 namespace {
 
+// One cell of a sweep table in docs/controllers.md: the printed max |e| and whether it is marked unstable.
+struct DocCell {
+  double value = 0;
+  bool stable = true;
+};
+
+// The sweep table of docs/controllers.md whose header line starts with `header`: rows "| level | c1 | c2 | c3 | c4 |",
+// keyed by (column 0..3, level). The test compares every cell with what it computes, so the docs cannot drift.
+std::vector<std::vector<std::pair<double, DocCell>>> docs_sweep_table(const std::string& header) {
+  const std::string text = mjhand_test::read_all(mjhand_test::source_path("docs/controllers.md"));
+  const size_t at = text.find(header);
+  if (at == std::string::npos) throw std::runtime_error("docs/controllers.md: no table '" + header + "'");
+  std::vector<std::vector<std::pair<double, DocCell>>> columns(4);
+  size_t pos = text.find('\n', text.find('\n', at) + 1) + 1;  // skip the header and the |---| line
+  while (pos < text.size() && text[pos] == '|') {
+    const size_t end = text.find('\n', pos);
+    std::vector<std::string> cells;
+    std::string line = text.substr(pos, end - pos), cell;
+    for (size_t i = 1; i < line.size(); ++i) {
+      if (line[i] == '|') {
+        cells.push_back(cell);
+        cell.clear();
+      } else {
+        cell += line[i];
+      }
+    }
+    if (cells.size() != 5) throw std::runtime_error("docs/controllers.md: a sweep row without 5 cells: " + line);
+    const double level = std::stod(cells[0]);
+    for (int c = 0; c < 4; ++c) columns[c].push_back({level, {std::stod(cells[c + 1]), cells[c + 1].find("unstable") == std::string::npos}});
+    pos = end + 1;
+  }
+  return columns;
+}
+
+// The documented cell for (column, level), which must exist.
+DocCell doc_cell(const std::vector<std::vector<std::pair<double, DocCell>>>& t, int column, double level) {
+  for (const auto& [lv, cell] : t[column]) {
+    if (std::abs(lv - level) < 1e-12) return cell;
+  }
+  throw std::runtime_error("docs/controllers.md: no sweep row for level " + std::to_string(level));
+}
+
+// Printed with 3 significant digits: equal to half a unit of the last digit.
+bool same_to_printed_digits(double computed, double printed) {
+  const double unit = std::pow(10.0, std::floor(std::log10(std::abs(printed))) - 2);
+  return std::abs(computed - printed) <= 0.5 * unit * (1 + 1e-9);
+}
+
 // The example finger with its instance renamed "ct" and configured by `data`. The error draws are keyed by the
 // instance name; "ct" keeps them (and so the sweeps printed for docs/controllers.md) what they have always been.
 // Abduction is left to a plain motor: an actuator bound to the instance would have to be named in `joints`.
@@ -124,12 +172,17 @@ TEST_CASE("model-error sweep: which error levels keep the computed-torque cycle 
   const double levels[] = {0.025, 0.05, 0.1, 0.2, 0.5, 1.0};
   std::string table = "error  level  max|e| [rad]  stable\n";
   double at_paper_limit[4] = {0, 0, 0, 0};
+  const auto docs = docs_sweep_table("| level | e_tau max\\|e\\| |");
   for (int c = 0; c < 4; ++c) {
     for (double lv : levels) {
       char keys[96];
       std::snprintf(keys, sizeof keys, "%s=%g seed=1", names[c], lv);
       const RunResult r = run_cycle(keys, 2.0);
       const bool stable = !r.faulted && r.max_error < 0.1;
+      const DocCell doc = doc_cell(docs, c, lv);
+      INFO(names[c] << " at " << lv << ": computed " << r.max_error << ", docs/controllers.md " << doc.value);
+      CHECK(same_to_printed_digits(r.max_error, doc.value));
+      CHECK(stable == doc.stable);
       char line[128];
       std::snprintf(line, sizeof line, "%-5s  %5.3f  %12.3e  %s\n", names[c], lv, r.max_error, stable ? "yes" : "NO");
       table += line;
@@ -137,7 +190,7 @@ TEST_CASE("model-error sweep: which error levels keep the computed-torque cycle 
       if (lv == paper) at_paper_limit[c] = stable ? 1 : 0;
     }
   }
-  WARN(table);
+  std::printf("%s", table.c_str());
   // The paper's limits must at least be stable here (they are the levels it calls stable).
   for (int c = 0; c < 4; ++c) CHECK(at_paper_limit[c] == 1);
 }
@@ -150,6 +203,7 @@ TEST_CASE("model-error sweep with errors held for the whole run (a constant para
   const double scale = M_PI / 2;  // e_p_scale default: the paper's "percentage of 90 deg"
   std::string table = "error  level  worst max|e| [rad] over seeds 1-5  stable\n";
   double at_paper_limit[4] = {0, 0, 0, 0};
+  const auto docs = docs_sweep_table("| level | e_tau | e_a | e_v | e_p |");
   for (int c = 0; c < 4; ++c) {
     for (double lv : levels) {
       double worst = 0;
@@ -179,6 +233,10 @@ TEST_CASE("model-error sweep with errors held for the whole run (a constant para
         }
       }
       const bool stable = !faulted && worst < 0.1;
+      const DocCell doc = doc_cell(docs, c, lv);
+      INFO(names[c] << " at " << lv << ": computed " << worst << ", docs/controllers.md " << doc.value);
+      CHECK(same_to_printed_digits(worst, doc.value));
+      CHECK(stable == doc.stable);
       char line[128];
       std::snprintf(line, sizeof line, "%-5s  %5.3f  %12.3e  %s\n", names[c], lv, worst, stable ? "yes" : "NO");
       table += line;
@@ -186,6 +244,6 @@ TEST_CASE("model-error sweep with errors held for the whole run (a constant para
       if (lv == paper) at_paper_limit[c] = stable ? 1 : 0;
     }
   }
-  WARN(table);
+  std::printf("%s", table.c_str());
   for (int c = 0; c < 4; ++c) CHECK(at_paper_limit[c] == 1);
 }
