@@ -8,6 +8,7 @@ radians; arrays are float64. Names follow the C++ API (docs/python.md).
 """
 import functools as _functools
 import os as _os
+import threading as _threading
 
 import numpy as _np
 
@@ -32,7 +33,7 @@ from ._core import (  # noqa: E402  (the C++ API, same names)
 def _as_array(a):
     """Lists and tuples of numbers become float64 arrays, as NumPy users expect of an array argument (the binding
     itself takes arrays only); anything else (contacts, strings, arrays) passes unchanged."""
-    if isinstance(a, (list, tuple)) and a and not isinstance(a[0], (Contact, str, bytes)):
+    if isinstance(a, (list, tuple)) and (not a or not isinstance(a[0], (Contact, str, bytes))):
         try:
             return _np.asarray(a, dtype=float)
         except (TypeError, ValueError):
@@ -75,6 +76,24 @@ def model_path(name):
     return path
 
 
+_cli_lock = _threading.Lock()
+
+
 def cli(*args):
-    """Runs ``mjhand ARGS...`` (the C++ CLI) in this process and returns its exit code."""
-    return _core.cli([str(a) for a in args])
+    """Runs ``mjhand ARGS...`` (the C++ CLI) in this process and returns its exit code. One at a time: the CLI's
+    signal handling (batch's clean stop on SIGINT) is process-wide."""
+    with _cli_lock:
+        return _core.cli([str(a) for a in args])
+
+
+def _repr(self):
+    fields = [k for k in dir(type(self)) if not k.startswith("_") and not callable(getattr(self, k, None))]
+    body = ", ".join(f"{k}={getattr(self, k)!r}" for k in fields if not isinstance(getattr(self, k), _np.ndarray)
+                     or getattr(self, k).size <= 6)
+    return f"<mjhand.{type(self).__name__} {body}>"
+
+
+for _cls in (EpsilonResult, ForceDistribution, GraspQuality, HandObjectMobility, IkResult, MinNormForces,
+             ParallelView, SingularityMeasures, CouplingFit, Hand, EGraspFinger):
+    _cls.__repr__ = _repr
+del _cls

@@ -27,6 +27,8 @@ def hand(model, object, palm=None, fingers=None):
     """The hand of a grasp: ``palm=BODY`` makes every child of the palm a finger; ``fingers=[ROOT, ...]`` names the
     finger roots; neither: one finger per moving root (every jointed body whose parent is static, except objects)."""
     obj = body_id(model, object, "object")
+    if obj == 0:
+        raise ValueError("object: the world body (id 0) cannot be the grasped object")
     if palm is not None and fingers is not None:
         raise ValueError("give palm or fingers, not both")
     if palm is not None:

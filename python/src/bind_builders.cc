@@ -1,5 +1,6 @@
 // Hand and scene builders (YAML description -> MJCF text, validated by compiling it with mjhand's plugins) and the
 // coupling fits, for Python.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -42,8 +43,8 @@ void bind_builders(nb::module_& m) {
       .def_prop_ro("coefficients", [](const CouplingFit& f) {
         return std::vector<double>(f.law.c.begin(), f.law.c.begin() + f.order + 1);
       }, "c_0 .. c_order (radians)")
-      .def_ro("order", &CouplingFit::order)
-      .def_ro("points", &CouplingFit::points)
+      .def_ro("order", &CouplingFit::order, "polynomial order (1..4)")
+      .def_ro("points", &CouplingFit::points, "data points fitted")
       .def_ro("r2", &CouplingFit::r2)
       .def_ro("rms", &CouplingFit::rms, "[rad]")
       .def_ro("max_abs", &CouplingFit::max_abs, "[rad]")
@@ -51,6 +52,11 @@ void bind_builders(nb::module_& m) {
       .def("__call__", [](const CouplingFit& f, double x) { return f.law.value(x); }, nb::arg("theta_x"));
   m.def("fit_polynomial",
         [](const std::vector<double>& x, const std::vector<double>& y, int order) {
+          for (size_t i = 0; i < x.size() || i < y.size(); ++i) {
+            if ((i < x.size() && !std::isfinite(x[i])) || (i < y.size() && !std::isfinite(y[i]))) {
+              throw FitError("x and y must be finite: entry " + std::to_string(i) + " is not");
+            }
+          }
           if (x.size() != y.size()) {
             throw FitError("x and y must have the same length, got " + std::to_string(x.size()) + " and " +
                            std::to_string(y.size()));

@@ -36,6 +36,50 @@ void check_finite(const Eigen::MatrixXd& A, const char* what) {
   if (!A.allFinite()) throw nb::value_error((std::string(what) + " has a NaN or infinite entry").c_str());
 }
 
+// A Hand must describe the model it is used with: its tables are indexed by the model's body and dof ids.
+void check_hand(const mjModel* m, const HandModel& h) {
+  bool ok = static_cast<int>(h.finger_of_body.size()) == m->nbody && h.object_body > 0 && h.object_body < m->nbody &&
+            h.object_dof < m->nv;
+  for (int v : h.dofs) ok = ok && v >= 0 && v < m->nv;
+  if (!ok) throw nb::value_error("hand was made for another model (its body or dof ids do not fit this one)");
+}
+
+// A contact's numbers must be usable: finite point, a rotation as frame, friction >= 0; with a model, its ids must
+// be ids of that model (hand_body required where J_H needs it).
+void check_contact(const Contact& c, size_t i, const mjModel* m = nullptr, bool need_body = false) {
+  const std::string at = "contacts[" + std::to_string(i) + "]";
+  if (!c.pos.allFinite()) throw nb::value_error((at + ".pos is not finite").c_str());
+  if (!c.frame.allFinite() || (c.frame.transpose() * c.frame - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() > 1e-9 ||
+      c.frame.determinant() < 0) {
+    throw nb::value_error((at + ".frame is not a rotation (columns n, t, o orthonormal, right-handed)").c_str());
+  }
+  if (!(c.mu >= 0) || !std::isfinite(c.mu) || !(c.mu_torsion >= 0) || !std::isfinite(c.mu_torsion)) {
+    throw nb::value_error((at + ": mu and mu_torsion must be finite and >= 0").c_str());
+  }
+  if (m) {
+    if (c.hand_body < -1 || c.hand_body >= m->nbody || (need_body && c.hand_body < 0)) {
+      throw nb::value_error((at + ".hand_body " + std::to_string(c.hand_body) + " is not a body of this model").c_str());
+    }
+    if (c.hand_geom < -1 || c.hand_geom >= m->ngeom || c.object_geom < -1 || c.object_geom >= m->ngeom) {
+      throw nb::value_error((at + " names geoms this model does not have (contacts of another model?)").c_str());
+    }
+  }
+}
+
+void check_contacts(const Contacts& cs, const mjModel* m = nullptr, bool need_body = false) {
+  for (size_t i = 0; i < cs.size(); ++i) check_contact(cs[i], i, m, need_body);
+}
+
+int check_cone_edges(int n) {
+  if (n < 3 || n > 64) throw nb::value_error(("cone_edges must be in 3..64, got " + std::to_string(n)).c_str());
+  return n;
+}
+
+double check_tol(double tol) {
+  if (std::isnan(tol)) throw nb::value_error("tol is NaN (use a negative tol for the default rule)");
+  return tol;
+}
+
 std::string shape(const Eigen::MatrixXd& A) {
   return "(" + std::to_string(A.rows()) + ", " + std::to_string(A.cols()) + ")";
 }
@@ -80,7 +124,9 @@ ContactOptions contact_options(const std::string& tangent, nb::handle model, boo
   else throw nb::value_error(("tangent must be 'eq2' or 'mujoco', got '" + tangent + "'").c_str());
   if (!model.is_none()) {
     o.force_model = true;
-    o.model = nb::cast<ContactModel>(model);
+    if (!nb::try_cast<ContactModel>(model, o.model)) {
+      throw nb::type_error("contact_model must be an mjhand.ContactModel (or None: from each contact's condim)");
+    }
   }
   o.include_margin_contacts = include_margin;
   return o;
@@ -91,10 +137,8 @@ ContactOptions contact_options(const std::string& tangent, nb::handle model, boo
 class GraspAnalysis {
  public:
   GraspAnalysis(nb::object model, const HandModel& hand, int max_contacts, const std::string& tangent)
-      : model_obj_(std::move(model)), m_(model_of(model_obj_)), hand_(hand), data_(m_, hand_, check_max(max_contacts)) {
-    if (static_cast<int>(hand_.finger_of_body.size()) != m_->nbody) {
-      throw nb::value_error("hand was made for another model (its body count differs)");
-    }
+      : model_obj_(std::move(model)), m_(model_of(model_obj_)), hand_((check_hand(m_, hand), hand)),
+        data_(m_, hand_, check_max(max_contacts)), max_contacts_(max_contacts) {
     options_.contacts = contact_options(tangent, nb::none(), false);
   }
   static int check_max(int n) {
@@ -104,6 +148,13 @@ class GraspAnalysis {
   int compute(nb::handle data) {
     const mjData* d = data_of(data, m_);
     compute_grasp(m_, d, hand_, data_, options_);
+    if (data_.scan.capacity_dropped > 0) {
+      const int n = data_.scan.capacity_dropped + static_cast<int>(data_.contacts.size());
+      data_.contacts.clear();
+      data_.rows = 0;  // no partial grasp is presented as a result
+      throw GraspError(std::to_string(n) + " hand-object contacts do not fit max_contacts=" +
+                       std::to_string(max_contacts_) + ": make the GraspAnalysis with a larger max_contacts");
+    }
     return static_cast<int>(data_.contacts.size());
   }
   // compute + sigma_min(G) on an mjData already checked: the C++ side of the Python-overhead benchmark.
@@ -121,6 +172,7 @@ class GraspAnalysis {
   const mjModel* m_;
   HandModel hand_;
   GraspData data_;
+  int max_contacts_;
   GraspOptions options_;
 };
 
@@ -146,14 +198,43 @@ void bind_grasp(nb::module_& m) {
                       "One hand-object contact: point c_i [m, world], frame R_i = [n t o] (columns, world; n points "
                       "into the object), contact model, friction. lambda_i is the force the hand applies, in R_i.")
       .def(nb::init<>())
-      .def_rw("pos", &Contact::pos, "contact point c_i [m, world], shape (3,)")
-      .def_rw("frame", &Contact::frame, "R_i = [n t o], shape (3, 3), contact -> world")
-      .def_rw("model", &Contact::model)
-      .def_rw("mu", &Contact::mu, "Coulomb coefficient")
-      .def_rw("mu_torsion", &Contact::mu_torsion, "torsional coefficient [m]")
+      .def_prop_rw(
+          "pos", [](const Contact& c) { return c.pos; },
+          [](Contact& c, nb::handle v) {
+            const Eigen::MatrixXd a = as_matrix(v, "pos");
+            c.pos = to_vec3(Eigen::Map<const Eigen::VectorXd>(a.data(), a.size()), "pos");
+          },
+          "contact point c_i [m, world], shape (3,)")
+      .def_prop_rw(
+          "frame", [](const Contact& c) { return c.frame; },
+          [](Contact& c, nb::handle value) {
+            const Eigen::MatrixXd a = as_matrix(value, "frame");
+            if (a.rows() != 3 || a.cols() != 3) throw nb::value_error("frame must be a 3 x 3 matrix");
+            const Eigen::Matrix3d R = a;
+            Contact t = c;
+            t.frame = R;
+            check_contact(t, 0);
+            c.frame = R;
+          },
+          "R_i = [n t o], shape (3, 3), contact -> world (a rotation: checked when set)")
+      .def_rw("model", &Contact::model, "the contact model (ContactModel)")
+      .def_prop_rw(
+          "mu", [](const Contact& c) { return c.mu; },
+          [](Contact& c, double mu) {
+            if (!(mu >= 0) || !std::isfinite(mu)) throw nb::value_error("mu must be finite and >= 0");
+            c.mu = mu;
+          },
+          "Coulomb coefficient: |(f_t, f_o)| <= mu f_n")
+      .def_prop_rw(
+          "mu_torsion", [](const Contact& c) { return c.mu_torsion; },
+          [](Contact& c, double mu) {
+            if (!(mu >= 0) || !std::isfinite(mu)) throw nb::value_error("mu_torsion must be finite and >= 0");
+            c.mu_torsion = mu;
+          },
+          "torsional coefficient [m]: |m_n| <= mu_torsion f_n")
       .def_ro("mj_contact", &Contact::mj_contact, "index into data.contact (-1: analytic)")
-      .def_ro("hand_geom", &Contact::hand_geom)
-      .def_ro("object_geom", &Contact::object_geom)
+      .def_ro("hand_geom", &Contact::hand_geom, "geom id on the hand side (-1: analytic)")
+      .def_ro("object_geom", &Contact::object_geom, "geom id on the object side (-1: analytic)")
       .def_rw("hand_body", &Contact::hand_body, "hand link carrying the point (J_H needs it)")
       .def_ro("finger", &Contact::finger, "finger index in the Hand (-1: analytic)")
       .def_ro("depth", &Contact::depth, "MuJoCo penetration -dist [m]")
@@ -176,13 +257,13 @@ void bind_grasp(nb::module_& m) {
         nb::arg("mu_torsion") = 0.0, "A contact at point c [m] with normal n into the object (eq 2 frame).");
 
   nb::class_<HandModel>(m, "Hand", "Which bodies are the object and the fingers, and the hand's dofs (J_H columns).")
-      .def_ro("object_body", &HandModel::object_body)
-      .def_ro("finger_names", &HandModel::finger_names)
+      .def_ro("object_body", &HandModel::object_body, "body id of the grasped object")
+      .def_ro("finger_names", &HandModel::finger_names, "one name per finger (its root body)")
       .def_ro("dofs", &HandModel::dofs, "ascending MuJoCo dof indices of the hand")
       .def_ro("object_dof", &HandModel::object_dof, "dof address of the object's free joint, -1 without one")
       .def_ro("finger_of_body", &HandModel::finger_of_body, "finger index per body, -1 for no finger")
-      .def_prop_ro("num_fingers", &HandModel::num_fingers)
-      .def_prop_ro("num_hand_dofs", &HandModel::num_hand_dofs);
+      .def_prop_ro("num_fingers", &HandModel::num_fingers, "number of fingers")
+      .def_prop_ro("num_hand_dofs", &HandModel::num_hand_dofs, "n_hand: hand dofs, the columns of J_H");
 
   m.def("_hand_from_palm", [](nb::handle model, int object, int palm) {
     const mjModel* mm = model_of(model);
@@ -203,6 +284,7 @@ void bind_grasp(nb::module_& m) {
            nb::handle contact_model, bool include_margin) {
           const mjModel* mm = model_of(model);
           const mjData* d = data_of(data, mm);
+          check_hand(mm, hand);
           Contacts out;
           out.reserve(std::max(d->ncon, 1));
           collect_contacts(mm, d, hand, out, contact_options(tangent, contact_model, include_margin));
@@ -217,9 +299,18 @@ void bind_grasp(nb::module_& m) {
         [](nb::handle model, nb::handle data, const Contacts& contacts) {
           const mjModel* mm = model_of(model);
           const mjData* d = data_of(data, mm);
-          for (const Contact& c : contacts) {
-            if (c.mj_contact < 0 || c.mj_contact >= d->ncon) {
-              throw nb::value_error("a contact has no MuJoCo contact in this data (analytic, or from another step)");
+          check_contacts(contacts, mm);
+          for (size_t i = 0; i < contacts.size(); ++i) {
+            const Contact& c = contacts[i];
+            // The index must still name the same geom pair: contacts of another step are renumbered.
+            const bool same = c.mj_contact >= 0 && c.mj_contact < d->ncon &&
+                              ((d->contact[c.mj_contact].geom[0] == c.hand_geom &&
+                                d->contact[c.mj_contact].geom[1] == c.object_geom) ||
+                               (d->contact[c.mj_contact].geom[0] == c.object_geom &&
+                                d->contact[c.mj_contact].geom[1] == c.hand_geom));
+            if (!same) {
+              throw nb::value_error(("contacts[" + std::to_string(i) + "] is not a contact of this data (analytic, or "
+                                     "collected at another step: collect the contacts again)").c_str());
             }
           }
           Eigen::VectorXd lambda(rows_of(contacts));
@@ -231,12 +322,14 @@ void bind_grasp(nb::module_& m) {
   m.def("object_center",
         [](nb::handle model, nb::handle data, const HandModel& hand) {
           const mjModel* mm = model_of(model);
+          check_hand(mm, hand);
           return Eigen::Vector3d(object_center(data_of(data, mm), hand));
         },
         nb::arg("model"), nb::arg("data"), nb::arg("hand"), "The object's centre of mass [m, world] (G's default reference).");
 
   m.def("grasp_matrix",
         [](const Contacts& contacts, const Eigen::VectorXd& reference) {
+          check_contacts(contacts);
           return grasp_matrix(contacts, to_vec3(reference, "reference"));
         },
         nb::arg("contacts"), nb::arg("reference"),
@@ -244,35 +337,38 @@ void bind_grasp(nb::module_& m) {
   m.def("hand_jacobian",
         [](nb::handle model, nb::handle data, const HandModel& hand, const Contacts& contacts) {
           const mjModel* mm = model_of(model);
+          check_hand(mm, hand);
+          check_contacts(contacts, mm, true);
           return hand_jacobian(mm, data_of(data, mm), hand, contacts);
         },
         nb::arg("model"), nb::arg("data"), nb::arg("hand"), nb::arg("contacts"),
         "J_H (m x n_hand): contact-frame velocities per hand joint velocity (columns hand.dofs), from mj_jac.");
-  m.def("selection_matrix", [](const Contacts& contacts) { return selection_matrix(contacts); }, nb::arg("contacts"),
+  m.def("selection_matrix", [](const Contacts& contacts) { check_contacts(contacts); return selection_matrix(contacts); }, nb::arg("contacts"),
         "H = diag(H_1..H_k) (m x 6k).");
   m.def("object_twist",
         [](nb::handle model, nb::handle data, const HandModel& hand, const Eigen::VectorXd& reference) {
           const mjModel* mm = model_of(model);
+          check_hand(mm, hand);
           return Eigen::VectorXd(object_twist(mm, data_of(data, mm), hand, to_vec3(reference, "reference")));
         },
         nb::arg("model"), nb::arg("data"), nb::arg("hand"), nb::arg("reference"),
         "Object twist (v of reference [m/s], w [rad/s]) in world coordinates from its free joint.");
 
   nb::class_<GraspQuality>(m, "GraspQuality", "SynGrasp's singular-value quality measures of G and J_H.")
-      .def_ro("rows", &GraspQuality::rows)
-      .def_ro("hand_dofs", &GraspQuality::hand_dofs)
-      .def_ro("rank_G", &GraspQuality::rank_G)
+      .def_ro("rows", &GraspQuality::rows, "m: contact force components (length of lambda, columns of G)")
+      .def_ro("hand_dofs", &GraspQuality::hand_dofs, "n_hand: columns of J_H")
+      .def_ro("rank_G", &GraspQuality::rank_G, "numerical rank of G")
       .def_ro("sigma_min_G", &GraspQuality::sigma_min_G, "SGminSVG")
-      .def_ro("sigma_max_G", &GraspQuality::sigma_max_G)
+      .def_ro("sigma_max_G", &GraspQuality::sigma_max_G, "largest singular value of G")
       .def_ro("isotropy_G", &GraspQuality::isotropy_G, "SGgraspIsotropyIndex")
       .def_ro("sigma_min_HO", &GraspQuality::sigma_min_HO, "SGdistSingularConfiguration")
-      .def_ro("sigma_max_HO", &GraspQuality::sigma_max_HO)
-      .def_ro("ellipsoid_volume_HO", &GraspQuality::ellipsoid_volume_HO)
+      .def_ro("sigma_max_HO", &GraspQuality::sigma_max_HO, "largest singular value of H_O")
+      .def_ro("ellipsoid_volume_HO", &GraspQuality::ellipsoid_volume_HO, "(pi^3/6) sqrt(det(H_O H_O^T)); 0 when rank < 6")
       .def_ro("uniformity_HO", &GraspQuality::uniformity_HO, "SGunifTransf")
-      .def_ro("manipulability_JH", &GraspQuality::manipulability_JH)
-      .def_ro("manipulability_JHpGT", &GraspQuality::manipulability_JHpGT)
-      .def_ro("valid", &GraspQuality::valid)
-      .def_ro("message", &GraspQuality::message);
+      .def_ro("manipulability_JH", &GraspQuality::manipulability_JH, "sqrt(det(J_H J_H^T)) as the product of min(m, n) singular values")
+      .def_ro("manipulability_JHpGT", &GraspQuality::manipulability_JHpGT, "the same for J_H^+ G^T (joint velocities per object twist)")
+      .def_ro("valid", &GraspQuality::valid, "False for no contacts or non-finite input (every number then 0)")
+      .def_ro("message", &GraspQuality::message, "why not valid, or """);
   m.def("grasp_quality",
         [](const Eigen::MatrixXd& G, const Eigen::MatrixXd& JH) {
           check_GJ(G, JH);
@@ -306,21 +402,23 @@ void bind_grasp(nb::module_& m) {
       .value("HULL_FAILED", EpsilonStatus::kHullFailed)
       .value("INVALID_INPUT", EpsilonStatus::kInvalidInput);
   nb::class_<EpsilonResult>(m, "EpsilonResult", "Ferrari-Canny epsilon of a grasp wrench space.")
-      .def_ro("status", &EpsilonResult::status)
+      .def_ro("status", &EpsilonResult::status, "EpsilonStatus: why epsilon is what it is")
       .def_ro("epsilon", &EpsilonResult::epsilon, "largest origin-centred ball in the GWS (scaled units)")
-      .def_ro("signed_margin", &EpsilonResult::signed_margin)
-      .def_ro("volume", &EpsilonResult::volume)
+      .def_ro("signed_margin", &EpsilonResult::signed_margin, "min distance of the hull facets from the origin (scaled units), < 0 outside")
+      .def_ro("volume", &EpsilonResult::volume, "GWS volume in scaled units (volume=True only)")
       .def_ro("torque_length", &EpsilonResult::torque_length, "L [m] moments were divided by")
-      .def_ro("points", &EpsilonResult::points)
-      .def_ro("facets", &EpsilonResult::facets)
-      .def_ro("message", &EpsilonResult::message)
-      .def_prop_ro("force_closure", &EpsilonResult::force_closure);
+      .def_ro("points", &EpsilonResult::points, "wrenches given to the hull")
+      .def_ro("facets", &EpsilonResult::facets, "hull facets")
+      .def_ro("message", &EpsilonResult::message, "human-readable status")
+      .def_prop_ro("force_closure", &EpsilonResult::force_closure, "status == FORCE_CLOSURE");
   m.def("ferrari_canny",
         [](const Contacts& contacts, const Eigen::VectorXd& reference, WrenchNorm norm, int cone_edges,
            double torque_length, bool volume, int max_points, bool qhull) {
+          check_contacts(contacts);
+          if (max_points < 1) throw nb::value_error("max_points must be >= 1");
           WrenchSpaceOptions o;
           o.norm = norm;
-          o.cone_edges = cone_edges;
+          o.cone_edges = check_cone_edges(cone_edges);
           o.torque_length = torque_length;
           o.compute_volume = volume;
           o.max_points = max_points;
@@ -334,8 +432,8 @@ void bind_grasp(nb::module_& m) {
         "grasp radius. Never NaN: see status.");
   m.def("is_force_closure",
         [](const Contacts& contacts, const Eigen::VectorXd& reference, int cone_edges, double tol) {
-          if (cone_edges < 3) throw nb::value_error("cone_edges must be >= 3");
-          return is_force_closure(contacts, to_vec3(reference, "reference"), cone_edges, tol);
+          check_contacts(contacts);
+          return is_force_closure(contacts, to_vec3(reference, "reference"), check_cone_edges(cone_edges), check_tol(tol));
         },
         nb::arg("contacts"), nb::arg("reference"), nb::arg("cone_edges") = 8, nb::arg("tol") = 1e-9,
         "Force closure with linearised cones (the L1 GWS contains a ball of radius > tol about the origin).");
@@ -347,19 +445,20 @@ void bind_grasp(nb::module_& m) {
       .value("INVALID_INPUT", ForceStatus::kInvalidInput)
       .value("SOLVER_ERROR", ForceStatus::kSolverError);
   nb::class_<ForceDistribution>(m, "ForceDistribution", "Optimal contact forces (GLPK linear program).")
-      .def_ro("status", &ForceDistribution::status)
+      .def_ro("status", &ForceDistribution::status, "ForceStatus")
       .def_ro("lambda_", &ForceDistribution::lambda, "contact forces in the contact frames [N]")
-      .def_ro("total_normal_force", &ForceDistribution::total_normal_force)
-      .def_ro("wrench_residual", &ForceDistribution::wrench_residual)
-      .def_ro("min_cone_margin", &ForceDistribution::min_cone_margin)
-      .def_ro("message", &ForceDistribution::message)
-      .def_prop_ro("ok", &ForceDistribution::ok);
+      .def_ro("total_normal_force", &ForceDistribution::total_normal_force, "objective: sum of f_n [N]")
+      .def_ro("wrench_residual", &ForceDistribution::wrench_residual, "|G lambda + W| of the result [N, N m]")
+      .def_ro("min_cone_margin", &ForceDistribution::min_cone_margin, "smallest slack in the exact friction cones [N]")
+      .def_ro("message", &ForceDistribution::message, """ when optimal, else why not")
+      .def_prop_ro("ok", &ForceDistribution::ok, "status == OPTIMAL");
   m.def("optimal_forces",
         [](const Contacts& contacts, const Eigen::MatrixXd& G, const Eigen::VectorXd& W, int cone_edges,
            double min_normal_force, double max_normal_force) {
           check_G(G, contacts);
+          check_contacts(contacts);
           ForceOptimizationOptions o;
-          o.cone_edges = cone_edges;
+          o.cone_edges = check_cone_edges(cone_edges);
           o.min_normal_force = min_normal_force;
           o.max_normal_force = max_normal_force;
           return optimal_forces(contacts, G, to_wrench(W), o);
@@ -368,13 +467,14 @@ void bind_grasp(nb::module_& m) {
         nb::arg("min_normal_force") = 0.0, nb::arg("max_normal_force") = std::numeric_limits<double>::infinity(),
         "Smallest sum of normal forces balancing the external wrench W (G lambda + W = 0) inside the friction cones.");
   nb::class_<MinNormForces>(m, "MinNormForces")
-      .def_ro("lambda_", &MinNormForces::lambda)
-      .def_ro("wrench_residual", &MinNormForces::wrench_residual)
-      .def_ro("balances", &MinNormForces::balances)
-      .def_ro("in_cones", &MinNormForces::in_cones);
+      .def_ro("lambda_", &MinNormForces::lambda, "-G^+ W, shape (m,) [N]")
+      .def_ro("wrench_residual", &MinNormForces::wrench_residual, "|G lambda + W|")
+      .def_ro("balances", &MinNormForces::balances, "the wrench is balanced (residual <= 1e-9 (1 + |W|))")
+      .def_ro("in_cones", &MinNormForces::in_cones, "every contact force inside its exact friction set");
   m.def("min_norm_forces",
         [](const Contacts& contacts, const Eigen::MatrixXd& G, const Eigen::VectorXd& W) {
           check_G(G, contacts);
+          check_contacts(contacts);
           return min_norm_forces(contacts, G, to_wrench(W));
         },
         nb::arg("contacts"), nb::arg("G"), nb::arg("W"), "Mattar eq 40 without internal forces: lambda = -G^+ W.");
@@ -384,6 +484,8 @@ void bind_grasp(nb::module_& m) {
             throw nb::value_error(("lambda must have " + std::to_string(JH.rows()) + " entries (rows of J_H), got " +
                                    std::to_string(lambda.size())).c_str());
           }
+          check_finite(JH, "J_H");
+          check_finite(lambda, "lambda_");
           Eigen::VectorXd tau(JH.cols());
           joint_torques(JH, lambda, tau);
           return tau;
@@ -395,38 +497,52 @@ void bind_grasp(nb::module_& m) {
             throw nb::value_error(("G " + shape(G) + " and lambda (" + std::to_string(lambda.size()) +
                                    ") do not fit").c_str());
           }
+          check_finite(G, "G");
+          check_finite(lambda, "lambda_");
           return Eigen::VectorXd(balanced_wrench(G, lambda));
         },
         nb::arg("G"), nb::arg("lambda_"), "The external wrench lambda balances: W = -G lambda.");
-  m.def("internal_force_basis", [](const Eigen::MatrixXd& G, double tol) { check_finite(G, "G"); return internal_force_basis(G, tol); },
+  m.def("internal_force_basis",
+        [](const Eigen::MatrixXd& G, double tol) {
+          if (G.rows() != 6) throw nb::value_error(("G must have 6 rows, got shape " + shape(G)).c_str());
+          check_finite(G, "G");
+          return internal_force_basis(G, check_tol(tol));
+        },
         nb::arg("G"), nb::arg("tol") = -1.0, "Orthonormal basis of null(G) (m x (m - rank G)).");
   m.def("controllable_internal_force_basis",
         [](const Eigen::MatrixXd& G, const Eigen::MatrixXd& JH, double tol) {
           check_GJ(G, JH);
-          return controllable_internal_force_basis(G, JH, tol);
+          return controllable_internal_force_basis(G, JH, check_tol(tol));
         },
         nb::arg("G"), nb::arg("J_H"), nb::arg("tol") = -1.0, "Orthonormal basis of range(P_N J_H) (SynGrasp's E).");
-  m.def("pseudo_inverse", [](const Eigen::MatrixXd& A, double tol) { check_finite(A, "A"); return pseudo_inverse(A, tol); },
-        nb::arg("A"), nb::arg("tol") = -1.0);
+  m.def("pseudo_inverse", [](const Eigen::MatrixXd& A, double tol) { check_finite(A, "A"); return pseudo_inverse(A, check_tol(tol)); },
+        nb::arg("A"), nb::arg("tol") = -1.0,
+        "Moore-Penrose pseudo-inverse by SVD; singular values below tol * sigma_max are zero (tol < 0: max(rows, "
+        "cols) * eps).");
 
   nb::class_<HandObjectMobility>(m, "HandObjectMobility", "Grubler count and Jacobian ranks of hand + object.")
-      .def_ro("grubler", &HandObjectMobility::grubler)
-      .def_ro("instantaneous", &HandObjectMobility::instantaneous)
-      .def_ro("actuated", &HandObjectMobility::actuated)
-      .def_ro("actuation_redundancy", &HandObjectMobility::actuation_redundancy)
-      .def_ro("rank_G", &HandObjectMobility::rank_G)
-      .def_ro("internal_forces", &HandObjectMobility::internal_forces)
-      .def_ro("indeterminate", &HandObjectMobility::indeterminate)
-      .def_ro("redundant_motions", &HandObjectMobility::redundant_motions);
+      .def_ro("grubler", &HandObjectMobility::grubler, "6 + n_hand - sum of contact rows")
+      .def_ro("instantaneous", &HandObjectMobility::instantaneous, "6 + n_hand - rank([G^T -J_H])")
+      .def_ro("actuated", &HandObjectMobility::actuated, "actuated joints (given)")
+      .def_ro("actuation_redundancy", &HandObjectMobility::actuation_redundancy, "actuated - grubler")
+      .def_ro("rank_G", &HandObjectMobility::rank_G, "rank of G")
+      .def_ro("internal_forces", &HandObjectMobility::internal_forces, "dim null(G) = m - rank G")
+      .def_ro("indeterminate", &HandObjectMobility::indeterminate, "dim null(G^T) = 6 - rank G")
+      .def_ro("redundant_motions", &HandObjectMobility::redundant_motions, "dim null(J_H)");
   m.def("hand_object_mobility",
         [](const Contacts& contacts, const Eigen::MatrixXd& G, const Eigen::MatrixXd& JH, int actuated) {
           check_G(G, contacts);
           check_GJ(G, JH);
+          if (actuated < 0) throw nb::value_error("actuated must be >= 0");
           return hand_object_mobility(contacts, G, JH, actuated);
         },
-        nb::arg("contacts"), nb::arg("G"), nb::arg("J_H"), nb::arg("actuated"));
+        nb::arg("contacts"), nb::arg("G"), nb::arg("J_H"), nb::arg("actuated"),
+        "Grubler-Kutzbach count (6 + n_hand - sum of contact rows) and the instantaneous mobility and redundancies from "
+        "the ranks of G and J_H; actuated = the number of actuated joints.");
   m.def("friction_cone_margin",
         [](const Contact& c, const Eigen::VectorXd& lambda_i) {
+          check_contact(c, 0);
+          check_finite(lambda_i, "lambda_i");
           if (lambda_i.size() != contact_rows(c.model)) {
             throw nb::value_error(("lambda_i must have " + std::to_string(contact_rows(c.model)) + " entries").c_str());
           }
@@ -435,17 +551,19 @@ void bind_grasp(nb::module_& m) {
         nb::arg("contact"), nb::arg("lambda_i"), "Slack [N] of one contact force in its exact friction set (>= 0 inside).");
 
   nb::class_<ParallelView>(m, "ParallelView", "The grasp as a parallel manipulator (Borras & Dollar section 2.3).")
-      .def_ro("J_p", &ParallelView::Jp)
-      .def_ro("J_Theta", &ParallelView::JTheta)
-      .def_ro("jp_reference", &ParallelView::jp_reference)
-      .def_ro("residual", &ParallelView::residual)
-      .def_ro("relative_residual", &ParallelView::relative_residual)
-      .def_ro("jtheta_vs_jh", &ParallelView::jtheta_vs_jh)
-      .def_ro("jp_vs_gt", &ParallelView::jp_vs_gt);
+      .def_ro("J_p", &ParallelView::Jp, "J_p, shape (m, 6): rows are the contacts' transmitted wrenches (f, m about jp_reference)")
+      .def_ro("J_Theta", &ParallelView::JTheta, "J_Theta, shape (m, n_hand): reciprocal products with the joint twists")
+      .def_ro("jp_reference", &ParallelView::jp_reference, "J_p's moment reference [m, world]")
+      .def_ro("residual", &ParallelView::residual, "|J_Theta^+ J_p S - J_H^+ G^T| (Frobenius)")
+      .def_ro("relative_residual", &ParallelView::relative_residual, "residual / |J_H^+ G^T|")
+      .def_ro("jtheta_vs_jh", &ParallelView::jtheta_vs_jh, "|J_Theta - J_H|")
+      .def_ro("jp_vs_gt", &ParallelView::jp_vs_gt, "|J_p S - G^T|");
   m.def("parallel_view",
         [](nb::handle model, nb::handle data, const HandModel& hand, const Contacts& contacts, const Eigen::MatrixXd& G,
            const Eigen::VectorXd& G_reference, const Eigen::MatrixXd& JH, const Eigen::VectorXd& jp_reference) {
           const mjModel* mm = model_of(model);
+          check_hand(mm, hand);
+          check_contacts(contacts, mm, true);
           check_G(G, contacts);
           check_GJ(G, JH);
           return parallel_view(mm, data_of(data, mm), hand, contacts, G, to_vec3(G_reference, "G_reference"), JH,
@@ -456,6 +574,8 @@ void bind_grasp(nb::module_& m) {
         "J_p and J_Theta with reciprocal screws along n, t, o (choice (b)); joint twists from mj_jac.");
   m.def("twist_to_joint_rates",
         [](const Eigen::MatrixXd& Jp, const Eigen::MatrixXd& JTheta) {
+          check_finite(Jp, "J_p");
+          check_finite(JTheta, "J_Theta");
           if (Jp.cols() != 6 || Jp.rows() != JTheta.rows()) {
             throw nb::value_error(("J_p must be r x 6 and J_Theta r x n, got " + shape(Jp) + " and " + shape(JTheta)).c_str());
           }
@@ -469,21 +589,24 @@ void bind_grasp(nb::module_& m) {
                             "without allocating; G and J_H are read-only views valid until the next compute.")
       .def(nb::init<nb::object, const HandModel&, int, const std::string&>(), nb::arg("model"), nb::arg("hand"),
            nb::arg("max_contacts") = 32, nb::arg("tangent") = "eq2")
-      .def("compute", &GraspAnalysis::compute, nb::arg("data"), "Analyses data's contacts; returns their number.")
+      .def("compute", &GraspAnalysis::compute, nb::arg("data"),
+           "Analyses data's contacts (after mj_forward/mj_step); returns their number. GraspError when more contacts "
+           "than max_contacts touch the object (nothing partial is kept).")
       .def_prop_ro("G", [](nb::handle self) {
         const GraspData& g = nb::cast<GraspAnalysis&>(self).data();
         return view(g.G_storage.data(), 6, g.rows, static_cast<int>(g.G_storage.rows()), self);
-      })
+      }, "G of the last compute, shape (6, m), about .reference; a read-only view of the analysis' storage (an array "
+         "taken earlier keeps its shape: read .G again after compute)")
       .def_prop_ro("J_H", [](nb::handle self) {
         const GraspData& g = nb::cast<GraspAnalysis&>(self).data();
         return view(g.JH_storage.data(), g.rows, static_cast<int>(g.JH_storage.cols()),
                     static_cast<int>(g.JH_storage.rows()), self);
-      })
+      }, "J_H of the last compute, shape (m, n_hand), columns hand.dofs; a read-only view like G")
       .def_prop_ro("sigma_min", [](const GraspAnalysis& a) { return grasp_sigma_min(a.data().G()); },
                    "sigma_min(G) of the last compute (no allocation)")
       .def_prop_ro("contacts", [](const GraspAnalysis& a) { return a.data().contacts; })
       .def_prop_ro("reference", [](const GraspAnalysis& a) { return a.data().reference; })
-      .def_prop_ro("hand", &GraspAnalysis::hand)
+      .def_prop_ro("hand", &GraspAnalysis::hand, "the Hand analysed")
       .def_prop_ro("ignored_object_contacts", [](const GraspAnalysis& a) { return a.data().scan.object_other; },
                    "contacts of the object with something that is no finger (palm, table)")
       .def("_time_cpp",

@@ -35,6 +35,7 @@ Chain make_chain(const Eigen::MatrixXd& dh, const std::string& convention, const
     throw nb::value_error(("dh must have 4 columns (a, alpha, d, theta), got " + std::to_string(dh.cols())).c_str());
   }
   if (!dh.allFinite()) throw nb::value_error("dh has a NaN or infinite entry");
+  if (dh.rows() == 0) throw nb::value_error("dh has no rows: a chain needs at least one joint");
   Chain c;
   c.name = name;
   if (convention == "standard") c.convention = DHConvention::kStandard;
@@ -81,6 +82,21 @@ DlsOptions dls_options(double damping, int max_iterations, double tolerance, dou
   return o;
 }
 
+double length(double v, const char* what) {
+  if (!(v > 0) || !std::isfinite(v)) throw nb::value_error((std::string(what) + " must be a finite length > 0 [m]").c_str());
+  return v;
+}
+
+// The limits being set (lower or upper), checked against the other side: finite and lower <= upper per joint.
+std::array<double, 3> limits(const std::array<double, 3>& lower, const std::array<double, 3>& upper, bool setting_lower) {
+  for (int i = 0; i < 3; ++i) {
+    if (!std::isfinite(lower[i]) || !std::isfinite(upper[i]) || lower[i] > upper[i]) {
+      throw nb::value_error(("joint " + std::to_string(i + 1) + ": limits must be finite with lower <= upper").c_str());
+    }
+  }
+  return setting_lower ? lower : upper;
+}
+
 }  // namespace
 
 void bind_kinematics(nb::module_& m) {
@@ -111,8 +127,8 @@ void bind_kinematics(nb::module_& m) {
            nb::arg("dh"), nb::arg("convention") = "standard", nb::arg("base") = nb::none(),
            nb::arg("tool") = nb::none(), nb::arg("prismatic") = std::vector<bool>(), nb::arg("lower") = nb::none(),
            nb::arg("upper") = nb::none(), nb::arg("name") = "")
-      .def_ro("name", &Chain::name)
-      .def_prop_ro("dof", &Chain::dof)
+      .def_ro("name", &Chain::name, "chain name")
+      .def_prop_ro("dof", &Chain::dof, "number of joints")
       .def_prop_ro("convention", [](const Chain& c) {
         return std::string(c.convention == DHConvention::kStandard ? "standard" : "modified");
       })
@@ -199,34 +215,42 @@ void bind_kinematics(nb::module_& m) {
       .value("STALLED", DlsStatus::kStalled)
       .value("INVALID_INPUT", DlsStatus::kInvalidInput);
   nb::class_<DlsResult>(m, "IkResult")
-      .def_ro("converged", &DlsResult::converged)
-      .def_ro("status", &DlsResult::status)
-      .def_ro("iterations", &DlsResult::iterations)
-      .def_ro("error", &DlsResult::error)
+      .def_ro("converged", &DlsResult::converged, "the error fell below the tolerance")
+      .def_ro("status", &DlsResult::status, "IkStatus: why the solve stopped")
+      .def_ro("iterations", &DlsResult::iterations, "joint updates taken")
+      .def_ro("error", &DlsResult::error, "final weighted error norm [m]")
       .def_ro("position_error", &DlsResult::position_error, "[m]")
       .def_ro("orientation_error", &DlsResult::orientation_error, "[rad]");
 
   nb::class_<SingularityMeasures>(m, "SingularityMeasures")
       .def_ro("manipulability", &SingularityMeasures::manipulability, "product of the singular values")
-      .def_ro("sigma_min", &SingularityMeasures::sigma_min)
-      .def_ro("sigma_max", &SingularityMeasures::sigma_max)
+      .def_ro("sigma_min", &SingularityMeasures::sigma_min, "smallest of the min(m, n) singular values")
+      .def_ro("sigma_max", &SingularityMeasures::sigma_max, "largest singular value")
       .def_ro("condition", &SingularityMeasures::condition, "sigma_max / sigma_min (inf when rank deficient)")
-      .def_ro("rank", &SingularityMeasures::rank);
+      .def_ro("rank", &SingularityMeasures::rank, "singular values above the rank tolerance");
   m.def("singularity_measures",
         [](const Eigen::MatrixXd& J, double rank_tol) {
           if (J.size() == 0) throw nb::value_error("J is empty");
           if (!J.allFinite()) throw nb::value_error("J has a NaN or infinite entry");
+          if (std::isnan(rank_tol)) throw nb::value_error("rank_tol is NaN (use a negative value for the default rule)");
           return singularity_measures(J, rank_tol);
         },
         nb::arg("J"), nb::arg("rank_tol") = -1.0, "Manipulability, sigma_min/max, condition and rank of any J.");
 
   nb::class_<EGraspFinger>(m, "EGraspFinger", "The 3-joint e_GRASP finger (Mattar 2013 Table 1); lengths [m].")
       .def(nb::init<>())
-      .def_rw("l1", &EGraspFinger::l1)
-      .def_rw("l2", &EGraspFinger::l2)
-      .def_rw("l3", &EGraspFinger::l3)
-      .def_rw("lower", &EGraspFinger::lower)
-      .def_rw("upper", &EGraspFinger::upper);
+      .def_prop_rw("l1", [](const EGraspFinger& f) { return f.l1; }, [](EGraspFinger& f, double v) { f.l1 = length(v, "l1"); },
+                   "link 1 length [m] (> 0)")
+      .def_prop_rw("l2", [](const EGraspFinger& f) { return f.l2; }, [](EGraspFinger& f, double v) { f.l2 = length(v, "l2"); },
+                   "link 2 length [m] (> 0)")
+      .def_prop_rw("l3", [](const EGraspFinger& f) { return f.l3; }, [](EGraspFinger& f, double v) { f.l3 = length(v, "l3"); },
+                   "link 3 length [m] (> 0)")
+      .def_prop_rw("lower", [](const EGraspFinger& f) { return f.lower; },
+                   [](EGraspFinger& f, const std::array<double, 3>& v) { f.lower = limits(v, f.upper, true); },
+                   "joint lower limits [rad] (default -45 deg, Table 1)")
+      .def_prop_rw("upper", [](const EGraspFinger& f) { return f.upper; },
+                   [](EGraspFinger& f, const std::array<double, 3>& v) { f.upper = limits(f.lower, v, false); },
+                   "joint upper limits [rad] (default +45 deg)");
   m.def("egrasp_chain", &egrasp_chain, nb::arg("finger"), "The e_GRASP finger as a DH Chain.");
   m.def("egrasp_ik_position",
         [](const EGraspFinger& f, const Eigen::VectorXd& target) {
@@ -242,12 +266,12 @@ void bind_kinematics(nb::module_& m) {
         "Closed-form IK (eqs 12-13) of a fingertip position [m] in the finger root frame: (status, [(q, within_limits)]).");
 
   nb::class_<ModelChain>(m, "ModelChain", "A DH chain a generated model carries, with its MuJoCo addresses.")
-      .def_ro("chain", &ModelChain::chain)
-      .def_ro("palm_body", &ModelChain::palm_body)
-      .def_ro("tip_site", &ModelChain::tip_site)
-      .def_ro("joint_ids", &ModelChain::joint_ids)
-      .def_ro("qpos_adr", &ModelChain::qpos_adr)
-      .def_ro("dof_adr", &ModelChain::dof_adr);
+      .def_ro("chain", &ModelChain::chain, "the Chain (base in the world when data was given)")
+      .def_ro("palm_body", &ModelChain::palm_body, "body the finger hangs from")
+      .def_ro("tip_site", &ModelChain::tip_site, "site id of <finger>_tip")
+      .def_ro("joint_ids", &ModelChain::joint_ids, "joint ids per link")
+      .def_ro("qpos_adr", &ModelChain::qpos_adr, "qpos addresses per link")
+      .def_ro("dof_adr", &ModelChain::dof_adr, "dof addresses per link (columns of mj_jac)");
   m.def("model_chains",
         [](nb::handle model, nb::handle data) {
           const mjModel* mm = model_of(model);

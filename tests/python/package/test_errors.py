@@ -106,3 +106,125 @@ def test_fit_errors():
         mjhand.fit_polynomial([0.0, 1.0], [0.0], 1)
     with pytest.raises(mjhand.FitError):
         mjhand.fit_polynomial([0.0, 0.0, 0.0], [1.0, 2.0, 3.0], 1)  # constant x
+
+
+# ---- inputs that used to crash or read out of bounds (review of the package) -----------------------------------------
+
+def test_hand_and_contacts_of_another_model_are_refused(scene):
+    m, d = scene
+    g = mjhand.grasp(m, d, object="ball")
+    other = mujoco.MjModel.from_xml_path(model("pid_finger.xml"))
+    od = mujoco.MjData(other)
+    mujoco.mj_forward(other, od)
+    for call in (lambda: mjhand.hand_jacobian(other, od, g.hand, g.contacts),
+                 lambda: mjhand.object_center(other, od, g.hand),
+                 lambda: mjhand.object_twist(other, od, g.hand, np.zeros(3)),
+                 lambda: mjhand.collect_contacts(other, od, g.hand),
+                 lambda: mjhand.GraspAnalysis(other, g.hand)):
+        with pytest.raises(ValueError, match="hand was made for another model"):
+            call()
+    # contacts naming geoms and bodies the other model does not have
+    with pytest.raises(ValueError, match="contacts\\[0\\]"):
+        mjhand.mujoco_contact_forces(other, od, g.contacts)
+
+
+def test_contacts_from_another_step_are_refused(scene):
+    m, d = scene
+    g = mjhand.grasp(m, d, object="ball")
+    d2 = mujoco.MjData(m)
+    mujoco.mj_forward(m, d2)  # open hand: other contacts under the same indices
+    with pytest.raises(ValueError, match="not a contact of this data"):
+        mjhand.mujoco_contact_forces(m, d2, g.contacts)
+
+
+def test_contact_fields_are_validated_when_set(scene):
+    m, d = scene
+    c = mjhand.grasp(m, d, object="ball").contacts[0]
+    with pytest.raises(ValueError, match="pos is not finite"):
+        c.pos = [np.nan, 0, 0]
+    with pytest.raises(ValueError, match="not a rotation"):
+        c.frame = np.zeros((3, 3))
+    with pytest.raises(ValueError, match="mu must be finite"):
+        c.mu = -1
+    with pytest.raises(ValueError, match="hand_body 999 is not a body"):
+        c.hand_body = 999
+        mjhand.hand_jacobian(m, d, mjhand.hand(m, "ball"), [c])
+
+
+def test_cone_edges_and_tolerances_are_bounded(scene):
+    m, d = scene
+    g = mjhand.grasp(m, d, object="ball")
+    for call in (lambda: mjhand.ferrari_canny(g.contacts, g.reference, cone_edges=2 ** 30),
+                 lambda: mjhand.is_force_closure(g.contacts, g.reference, cone_edges=10 ** 8),
+                 lambda: mjhand.optimal_forces(g.contacts, g.G, np.zeros(6), cone_edges=10 ** 7)):
+        with pytest.raises(ValueError, match="cone_edges must be in 3..64"):
+            call()
+    with pytest.raises(ValueError, match="tol is NaN"):
+        mjhand.pseudo_inverse(np.eye(2), np.nan)
+    with pytest.raises(ValueError, match="rank_tol is NaN"):
+        mjhand.singularity_measures(np.eye(3), np.nan)
+    with pytest.raises(ValueError, match="G must have 6 rows"):
+        mjhand.internal_force_basis(g.G[:2])
+    with pytest.raises(ValueError, match="lambda_ has a NaN"):
+        mjhand.joint_torques(g.J_H, np.full(16, np.nan))
+    with pytest.raises(ValueError, match="actuated must be >= 0"):
+        mjhand.hand_object_mobility(g.contacts, g.G, g.J_H, -5)
+
+
+def test_too_many_contacts_for_the_analysis_is_an_error_not_a_partial_grasp(scene):
+    m, d = scene
+    ga = mjhand.GraspAnalysis(m, mjhand.hand(m, "ball"), max_contacts=2)
+    with pytest.raises(mjhand.GraspError, match="4 hand-object contacts do not fit max_contacts=2"):
+        ga.compute(d)
+    assert ga.G.shape == (6, 0)
+
+
+def test_chain_and_finger_input():
+    with pytest.raises(ValueError, match="dh has no rows"):
+        mjhand.Chain(np.zeros((0, 4)))
+    f = mjhand.EGraspFinger()
+    with pytest.raises(ValueError, match="l1 must be a finite length"):
+        f.l1 = float("nan")
+    with pytest.raises(ValueError, match="lower <= upper"):
+        f.lower = [1.0, 1.0, 1.0]
+    with pytest.raises(mjhand.FitError, match="must be finite"):
+        mjhand.fit_polynomial([0.0, 1.0, np.nan], [0.0, 1.0, 2.0], 1)
+    with pytest.raises(TypeError, match="contact_model must be an mjhand.ContactModel"):
+        m = mujoco.MjModel.from_xml_path(model("grasp_sensor_scene.xml"))
+        d = mujoco.MjData(m)
+        mujoco.mj_forward(m, d)
+        mjhand.collect_contacts(m, d, mjhand.hand(m, "ball"), contact_model=3)
+    with pytest.raises(ValueError, match="world body"):
+        mjhand.hand(m, 0)
+
+
+def test_crash_free_in_a_fresh_interpreter():
+    """The worst inputs in one child process: it must end with Python exceptions, not a signal."""
+    from conftest import run_python
+    code = """
+import mujoco, numpy as np, mjhand
+M = %r
+m = mujoco.MjModel.from_xml_path(M + 'grasp_sensor_scene.xml'); d = mujoco.MjData(m)
+for _ in range(1000): mujoco.mj_step(m, d)
+g = mjhand.grasp(m, d, object='ball')
+big = mujoco.MjModel.from_xml_string('<mujoco><worldbody>' + ''.join(
+    '<body name="b%%d"><freejoint/><geom size=".01"/></body>' %% i for i in range(300)) + '</worldbody></mujoco>')
+bd = mujoco.MjData(big); mujoco.mj_forward(big, bd)
+small = mujoco.MjModel.from_xml_string('<mujoco><worldbody><body name="a"><freejoint/><geom size=".1"/></body></worldbody></mujoco>')
+sd = mujoco.MjData(small); mujoco.mj_forward(small, sd)
+hb = mjhand.hand(big, 'b0', fingers=['b1'])
+calls = [lambda: mjhand.hand_jacobian(small, sd, hb, g.contacts), lambda: mjhand.object_center(small, sd, hb),
+         lambda: mjhand.object_twist(small, sd, hb, [0, 0, 0]), lambda: mjhand.GraspAnalysis(small, hb),
+         lambda: mjhand.ferrari_canny(g.contacts, [0, 0, 0], cone_edges=2**30),
+         lambda: mjhand.Chain(np.zeros((0, 4))).ik_position([0, 0, .1], np.zeros(0))]
+n = 0
+for c in calls:
+    try:
+        c()
+    except (ValueError, TypeError) as e:
+        n += 1
+print('raised', n, 'of', len(calls))
+""" % (model(""),)
+    r = run_python(code)
+    assert r.returncode == 0, r.stderr
+    assert "raised 6 of 6" in r.stdout, r.stdout + r.stderr
