@@ -17,6 +17,7 @@ scripts/check-test-registration.sh build
 scripts/check-layering.sh build  # a wrong-way include or call in the core layer must fail the build
 (cd build && ctest --output-on-failure -j"$jobs")
 scripts/test-install.sh build  # install into a temporary prefix; build the external example and pkg-config consumer
+scripts/check-claims.sh build  # README/BENCHMARKS headline figures: re-derived (callgrind) or listed as by hand
 scripts/test-python-package.sh  # `pip install .` as a user does it, then the package's pytest suite against it
 
 if [ "${MJHAND_SKIP_SANITIZE:-0}" != "1" ]; then
