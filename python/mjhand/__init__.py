@@ -19,6 +19,7 @@ from . import _core
 PLUGIN_TYPES = _core._attach(_mujoco)  # ImportError naming the problem: version, a second libmujoco, a second copy
 
 from ._core import (  # noqa: E402  (the C++ API, same names)
+    Campaign, load_campaign, plan_campaign, run_campaign, run_rollout, write_rollout, write_summary,
     Chain, ConfigError, Contact, ContactModel, CouplingFit, EGraspFinger, EpsilonResult, EpsilonStatus, FitError,
     ForceDistribution, ForceStatus, GraspAnalysis, GraspError, GraspQuality, Hand, HandObjectMobility, IkResult,
     IkStatus, MinNormForces, ModelChain, ModelRejectedError, ParallelError, ParallelView, SingularityMeasures,

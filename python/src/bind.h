@@ -41,5 +41,6 @@ Eigen::Vector3d to_vec3(const Eigen::VectorXd& v, const char* what);
 void bind_grasp(nb::module_& m);
 void bind_kinematics(nb::module_& m);
 void bind_builders(nb::module_& m);
+void bind_batch(nb::module_& m);
 
 }  // namespace mjhand::py

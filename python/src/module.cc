@@ -80,6 +80,7 @@ NB_MODULE(_core, m) {
   mjhand::py::bind_grasp(m);
   mjhand::py::bind_kinematics(m);
   mjhand::py::bind_builders(m);
+  mjhand::py::bind_batch(m);
   m.def("_attach", &attach, nb::arg("mujoco_module"));
   m.def("_libmujoco_path", &libmujoco_path, "the libmujoco file this module calls into");
   m.def("_plugin_registrant", &mjhand::native_plugins_registrant);
