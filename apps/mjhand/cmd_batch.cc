@@ -5,8 +5,12 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "args.h"
 #include "commands.h"
@@ -27,6 +31,8 @@ const char* kUsage =
     "  --dry-run       list the rollouts (id, parameters, done or to run) and exit\n"
     "  --merge         rebuild summary.csv from the rollout files present, run nothing\n"
     "  --quiet         no progress output\n"
+    "  --ray ADDRESS   run the rollouts as Ray tasks on a cluster: auto, local (a cluster of this machine for this\n"
+    "                  run) or the cluster's address; same files, resumable (docs/batch.md, \"On a Ray cluster\")\n"
     "Exit status: 0 all rollouts of the shard have a result (failed rollouts included: see summary.csv), 1 error\n"
     "(bad campaign, unwritable output, failed write), 2 bad command line, 3 stopped by SIGINT/SIGTERM (rerun to\n"
     "resume), 4 --merge found rollouts without a result.\n";
@@ -60,10 +66,31 @@ std::string params_text(const batch::RolloutSpec& s) {
 }
 }  // namespace
 
+// --ray ADDRESS: the campaign runs on a Ray cluster, driven from Python (Ray's driver API is Python): this process
+// becomes `PYTHON -m mjhand batch ARGS`, PYTHON being the environment mjhand was built with (MJHAND_PYTHON), which
+// must have the mjhand package installed (`pip install .`). Inside that package the CLI is already Python's.
+int run_on_ray(const Args& args) {
+  if (embedded_in_python()) {
+    throw UsageError("--ray: call mjhand.ray_batch.run(CAMPAIGN, ADDRESS) (or `python -m mjhand batch ... --ray`)");
+  }
+  std::vector<std::string> argv_s = {MJHAND_PYTHON, "-m", "mjhand", "batch"};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  execv(MJHAND_PYTHON, argv.data());
+  throw std::runtime_error(std::string("--ray: cannot run ") + MJHAND_PYTHON + " (" + std::strerror(errno) +
+                           "); the Ray path needs the Python environment with mjhand installed (pip install .)");
+}
+
 int cmd_batch(const Args& args) {
   if (wants_help(args)) {
     std::fputs(kUsage, stdout);
     return 0;
+  }
+  for (const std::string& a : args) {
+    if (a == "--ray" || a.rfind("--ray=", 0) == 0) return run_on_ray(args);
   }
   ArgReader r(args, {"--threads", "--shard"}, {"--retry-failed", "--dry-run", "--merge", "--quiet"});
   if (r.positional().size() != 1) throw UsageError("expected exactly one CAMPAIGN.yaml\n" + std::string(kUsage));

@@ -21,6 +21,13 @@ const std::vector<Command>& commands() {
   return table;
 }
 
+namespace {
+bool g_embedded = false;
+}  // namespace
+
+bool embedded_in_python() { return g_embedded; }
+void set_embedded_in_python(bool on) { g_embedded = on; }
+
 bool wants_help(const Args& args) {
   return std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "-h" || a == "--help"; });
 }

@@ -29,6 +29,10 @@ int cmd_fit_coupling(const Args& args);  // mjhand fit-coupling DATA.csv [--x C 
 int cmd_berul_poses(const Args& args);   // mjhand berul-poses [--model M --out DIR] (BERUL Fig. 7 fingertips)
 int cmd_identify_coupling(const Args& args);  // mjhand identify-coupling --out DIR (coupling from rendered markers)
 
+// True when the CLI runs inside the Python package (python -m mjhand, mjhand.cli): set by the extension module.
+bool embedded_in_python();
+void set_embedded_in_python(bool on);
+
 // True when args contains -h or --help.
 bool wants_help(const Args& args);
 

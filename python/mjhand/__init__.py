@@ -83,8 +83,12 @@ _cli_lock = _threading.Lock()
 def cli(*args):
     """Runs ``mjhand ARGS...`` (the C++ CLI) in this process and returns its exit code. One at a time: the CLI's
     signal handling (batch's clean stop on SIGINT) is process-wide."""
+    args = [str(a) for a in args]
+    if args[:1] == ["batch"] and any(a == "--ray" or a.startswith("--ray=") for a in args):
+        from .ray_batch import main
+        return main(args[1:])
     with _cli_lock:
-        return _core.cli([str(a) for a in args])
+        return _core.cli(args)
 
 
 def _repr(self):

@@ -13,6 +13,7 @@
 
 #include "bind.h"
 #include "cli_main.h"
+#include "commands.h"
 
 #ifndef MJHAND_MUJOCO_VERSION
 #error "MJHAND_MUJOCO_VERSION (the pinned mujoco-core version) must be defined by the build"
@@ -82,6 +83,7 @@ NB_MODULE(_core, m) {
   mjhand::py::bind_builders(m);
   mjhand::py::bind_batch(m);
   m.def("_attach", &attach, nb::arg("mujoco_module"));
+  mjhand::cli::set_embedded_in_python(true);
   m.def("_libmujoco_path", &libmujoco_path, "the libmujoco file this module calls into");
   m.def("_plugin_registrant", &mjhand::native_plugins_registrant);
   m.def("cli", &cli, nb::arg("args"), "Runs the mjhand CLI with these arguments in this process; returns its exit code.");
