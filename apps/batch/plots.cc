@@ -9,7 +9,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "atomic_file.h"
+#include "output_dir.h"
 #include <mjhand/io/text_file.h>
 
 namespace mjhand::batch {
@@ -26,7 +26,7 @@ std::vector<std::string> run_gnuplot(const std::string& dir, const std::string& 
     throw std::runtime_error("gnuplot not found on PATH: install the Debian package gnuplot-nox");
   }
   const std::string path = dir + "/" + script_name;
-  write_atomically(path, script);
+  write_file_atomically(path, script);
   const std::string log = dir + "/gnuplot.log";
   const int status = std::system(("gnuplot '" + path + "' >'" + log + "' 2>&1").c_str());
   if (status != 0) {
@@ -317,7 +317,7 @@ std::vector<std::string> plot_campaign(const std::string& campaign_dir, const st
                    (series.size() > 1 ? " " + label : "") + "'";
       ++block;
     }
-    write_atomically(dir + "/" + base + ".dat", dat);
+    write_file_atomically(dir + "/" + base + ".dat", dat);
     pngs.push_back(dir + "/" + base + ".png");
     gp += "set output '" + pngs.back() + ".tmp'\nset title '" + y + " vs " + x + "'\nset xlabel '" + x +
           "'\nset ylabel '" + y + "'\n" + plot + "\n";

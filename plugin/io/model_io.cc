@@ -54,22 +54,4 @@ std::string multi_io_actuator_problem(const mjModel* m) {
   return "";
 }
 
-void write_file_atomically(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".partial";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(path + ": cannot write (cannot create " + tmp + ")");
-    out << content;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error(path + ": write failed");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(path + ": cannot move the finished file into place");
-  }
-}
-
 }  // namespace mjhand
