@@ -167,7 +167,7 @@ TEST_CASE("current study: outputs are written atomically and complete", "[curren
   const std::vector<std::string> paths = mjhand::write_current_study(dir, {r}, rows);
   CHECK(paths.size() == 4);
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    CHECK(entry.path().extension() != ".partial");
+    CHECK(entry.path().extension() != ".tmp");  // write_file_atomically's temporary (PATH.tmp) never remains
   }
   const std::string csv = read_all(dir + "/fig2_quintic_sideways.csv");
   CHECK(csv == mjhand::current_study_csv(r));

@@ -104,7 +104,7 @@ BatchReport run_campaign(const Campaign& c, const BatchOptions& o) {
         }
         std::string error;
         try {
-          write_atomically(rollout_path(c, dir, spec), rollout_file_text(c, spec, r), &o.hooks);
+          write_file_atomically(rollout_path(c, dir, spec), rollout_file_text(c, spec, r), &o.hooks);
         } catch (const std::exception& e) {
           error = e.what();
         }

@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "atomic_file.h"
+#include "output_dir.h"
 #include "campaign.h"
 #include "result_files.h"
 #include "rollout.h"

@@ -9,7 +9,8 @@
 #include <map>
 #include <stdexcept>
 
-#include "atomic_file.h"
+#include "gnuplot.h"
+#include "output_dir.h"
 #include <mjhand/io/text_file.h>
 
 namespace mjhand::batch {
@@ -17,22 +18,13 @@ namespace mjhand::batch {
 namespace {
 namespace fs = std::filesystem;
 
-bool gnuplot_on_path() { return std::system("command -v gnuplot >/dev/null 2>&1") == 0; }
-
 // Runs script with gnuplot; PNGs are drawn under NAME.tmp and renamed, so a failed run leaves no half image.
-std::vector<std::string> run_gnuplot(const std::string& dir, const std::string& script_name, const std::string& script,
-                                     const std::vector<std::string>& pngs) {
-  if (!gnuplot_on_path()) {
-    throw std::runtime_error("gnuplot not found on PATH: install the Debian package gnuplot-nox");
-  }
+std::vector<std::string> plot_with_gnuplot(const std::string& dir, const std::string& script_name,
+                                           const std::string& script, const std::vector<std::string>& pngs) {
+  require_gnuplot();  // before the script is written: a missing gnuplot leaves nothing behind
   const std::string path = dir + "/" + script_name;
-  write_atomically(path, script);
-  const std::string log = dir + "/gnuplot.log";
-  const int status = std::system(("gnuplot '" + path + "' >'" + log + "' 2>&1").c_str());
-  if (status != 0) {
-    throw std::runtime_error("gnuplot failed on " + path + " (status " + std::to_string(status) + "), see " + log);
-  }
-  fs::remove(log);
+  write_file_atomically(path, script);
+  run_gnuplot(path, dir + "/gnuplot.log");
   for (const std::string& png : pngs) fs::rename(png + ".tmp", png);
   return pngs;
 }
@@ -211,7 +203,7 @@ std::vector<std::string> plot_rollout(const std::string& csv, const std::string&
   }
   if (pngs.empty()) throw std::runtime_error(csv + ": nothing to plot (no scalar joints, contact sensors or object)");
   gp += "unset output\n";
-  return run_gnuplot(dir, fs::path(csv).stem().string() + ".gp", gp, pngs);
+  return plot_with_gnuplot(dir, fs::path(csv).stem().string() + ".gp", gp, pngs);
 }
 
 std::vector<std::string> plot_campaign(const std::string& campaign_dir, const std::string& out_dir, std::string x,
@@ -317,7 +309,7 @@ std::vector<std::string> plot_campaign(const std::string& campaign_dir, const st
                    (series.size() > 1 ? " " + label : "") + "'";
       ++block;
     }
-    write_atomically(dir + "/" + base + ".dat", dat);
+    write_file_atomically(dir + "/" + base + ".dat", dat);
     pngs.push_back(dir + "/" + base + ".png");
     gp += "set output '" + pngs.back() + ".tmp'\nset title '" + y + " vs " + x + "'\nset xlabel '" + x +
           "'\nset ylabel '" + y + "'\n" + plot + "\n";
@@ -331,7 +323,7 @@ std::vector<std::string> plot_campaign(const std::string& campaign_dir, const st
           curves["obj_rx"] + "\nunset multiplot\n";
   }
   gp += "unset output\n";
-  return run_gnuplot(dir, "summary.gp", gp, pngs);
+  return plot_with_gnuplot(dir, "summary.gp", gp, pngs);
 }
 
 }  // namespace mjhand::batch

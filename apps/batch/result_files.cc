@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "atomic_file.h"
+#include "output_dir.h"
 #include <mjhand/io/text_file.h>
 
 namespace mjhand::batch {
@@ -124,7 +124,7 @@ MergeReport write_summary(const Campaign& c, const std::string& out_dir, const s
     (s.status == "ok" ? rep.ok : rep.failed)++;
     text += s.summary + "\n";
   }
-  write_atomically(rep.path, text);
+  write_file_atomically(rep.path, text);
   return rep;
 }
 

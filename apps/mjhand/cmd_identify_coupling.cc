@@ -11,13 +11,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include <mjhand/io/model_io.h>
+#include "gnuplot.h"
 #include "render/gl_context.h"
 #include "vision/coupling_identify.h"
 #include "vision/marker_sweep.h"
@@ -80,17 +79,12 @@ std::pair<int, int> parse_occlusion(const std::string& text, const vision::Marke
   return {frame, marker_index(opt, text.substr(colon + 1))};
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream f(path);
-  if (!f || !(f << text) || !f.flush()) throw std::runtime_error(path + ": cannot write");
-}
-
 // Two panels like Fig. 6: measured points and the fitted line, theta_2 vs theta_1 and theta_3 vs theta_2, in deg.
 std::string plot_fig6(const std::string& dir, const vision::IdentifiedCoupling& id) {
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
-    throw std::runtime_error("gnuplot not found on PATH: install the Debian package gnuplot-nox (CSV already written)");
-  }
+  require_gnuplot(" (CSV already written)");
   const std::string abs = fs::absolute(dir).lexically_normal().string();
+  // The paths are written into the script between single quotes, which gnuplot's syntax cannot escape.
+  if (abs.find('\'') != std::string::npos) throw std::runtime_error("output folder '" + abs + "' contains a quote");
   auto poly = [](const CouplingLaw& law) {
     // The law in degrees: y_deg = (180/pi) law(x_deg pi/180).
     std::ostringstream s;
@@ -110,11 +104,9 @@ std::string plot_fig6(const std::string& dir, const vision::IdentifiedCoupling& 
      << "plot '" << abs << "/angles.csv' every ::1 using ($3==0?$21*180/pi:1/0):($3==0?$22*180/pi:1/0) "
      << "with points pt 7 title 'measured', " << poly(id.theta3_of_theta2.law) << " with lines lw 2 title 'fit'\n"
      << "unset multiplot\n";
-  const std::string script = abs + "/fig6.gp", log = abs + "/gnuplot.log";
-  write_text(script, gp.str());
-  const int status = std::system(("gnuplot '" + script + "' >'" + log + "' 2>&1").c_str());
-  if (status != 0) throw std::runtime_error("gnuplot failed on " + script + ", see " + log);
-  fs::remove(log);
+  const std::string script = abs + "/fig6.gp";
+  write_file_atomically(script, gp.str());
+  run_gnuplot(script, abs + "/gnuplot.log", " (CSV already written)");
   fs::rename(abs + "/fig6.png.tmp", abs + "/fig6.png");
   return abs + "/fig6.png";
 }
@@ -209,7 +201,7 @@ int cmd_identify_coupling(const Args& args) {
       for (int k = 0; k < 3; ++k) worst = std::max(worst, std::fabs(me.theta[k] - f.truth[k]));
     }
   }
-  write_text(out + "/angles.csv", csv.str());
+  write_file_atomically(out + "/angles.csv", csv.str());
   std::printf("wrote %s/angles.csv (%zu frames)%s\n", out.c_str(), frames.size(),
               images ? (", frame PNGs in " + out + "/frames").c_str() : "");
 
@@ -220,7 +212,7 @@ int cmd_identify_coupling(const Args& args) {
       << "largest |image angle - MuJoCo angle| over used frames: " << worst << " rad\n"
       << fit_report("theta_2 (y) vs theta_1 (x):", id.theta2_of_theta1, model21)
       << fit_report("theta_3 (y) vs theta_2 (x):", id.theta3_of_theta2, model32);
-  write_text(out + "/coupling.txt", rep.str());
+  write_file_atomically(out + "/coupling.txt", rep.str());
   std::printf("%s", rep.str().c_str());
   if (!reader.flag("--no-plot")) std::printf("wrote %s\n", plot_fig6(out, id).c_str());
   return 0;

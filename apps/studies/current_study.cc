@@ -15,6 +15,8 @@
 #include <mjhand/io/model_io.h>
 #include <mjhand/trajectory/trajectory.h>
 
+#include "gnuplot.h"
+
 namespace mjhand {
 
 namespace {
@@ -343,14 +345,10 @@ std::vector<std::string> write_current_study(const std::string& out_dir, const s
   return written;
 }
 
-bool gnuplot_available() { return std::system("command -v gnuplot >/dev/null 2>&1") == 0; }
-
 std::vector<std::string> plot_current_study(const std::string& out_dir,
                                             const std::vector<CurrentStudyResult>& results) {
-  if (!gnuplot_available()) {
-    throw std::runtime_error("gnuplot not found on PATH: install the Debian package gnuplot-nox "
-                             "(scripts/install-deps.sh) to get the PNG plots; the CSVs are written anyway");
-  }
+  const std::string hint = " (scripts/install-deps.sh) to get the PNG plots; the CSVs are written anyway";
+  require_gnuplot(hint);
   const std::string dir = std::filesystem::absolute(out_dir).string();
   if (dir.find('\'') != std::string::npos) throw std::runtime_error("output folder '" + dir + "' contains a quote");
   // Column of field f (0..7, current_study_csv order) of finger 2, link i (1-based for gnuplot).
@@ -387,13 +385,7 @@ std::vector<std::string> plot_current_study(const std::string& out_dir,
   script += "unset output\n";
   const std::string script_path = dir + "/plots.gp";
   write_file_atomically(script_path, script);
-  const std::string log = dir + "/gnuplot.log";
-  const int status = std::system(("gnuplot '" + script_path + "' >'" + log + "' 2>&1").c_str());
-  if (status != 0) {
-    throw std::runtime_error("gnuplot failed on " + script_path + " (status " + std::to_string(status) + "), see " +
-                             log);
-  }
-  std::filesystem::remove(log);
+  run_gnuplot(script_path, dir + "/gnuplot.log", hint);
   std::vector<std::string> out;
   for (const auto& [tmp, final_path] : pngs) {
     std::filesystem::rename(tmp, final_path);

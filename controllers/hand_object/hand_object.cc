@@ -141,19 +141,6 @@ struct HandObjectController::Workspace {
   std::vector<mjtNum> full, Mq, jacp;
 };
 
-HandObjectController::Workspace* HandObjectController::acquire() const {
-  for (int i = 0; i < kWorkspaces; ++i) {
-    if (!busy_[i].exchange(true, std::memory_order_acquire)) return pool_[i].get();
-  }
-  return nullptr;
-}
-
-void HandObjectController::release(Workspace* ws) const {
-  for (int i = 0; i < kWorkspaces; ++i) {
-    if (pool_[i].get() == ws) busy_[i].store(false, std::memory_order_release);
-  }
-}
-
 // ---- construction -----------------------------------------------------------------------------------------------
 
 HandObjectController::Options HandObjectController::for_hand(const mjModel* m, int object_body, int palm_body) {
@@ -245,10 +232,7 @@ HandObjectController::HandObjectController(const mjModel* m, Options options) : 
   if (m->opt.integrator == mjINT_EULER && !(m->opt.disableflags & (mjDSBL_DAMPER | mjDSBL_EULERDAMP))) {
     for (int v = 0; v < m->nv; ++v) implicit_damping_ = implicit_damping_ || m->dof_damping[v] > 0;
   }
-  for (int i = 0; i < kWorkspaces; ++i) {
-    pool_[i] = std::make_unique<Workspace>(m, h);
-    busy_[i].store(false);
-  }
+  pool_.reset(kWorkspaces, [&] { return std::make_unique<Workspace>(m, h); });
 }
 
 HandObjectController::~HandObjectController() = default;
@@ -512,21 +496,17 @@ void HandObjectController::compute(const mjModel* m, mjData* d, mjtNum* state) c
   const int nh = opt_.hand.num_hand_dofs();
   int why = kHoOk;
   bool ok = false;
-  Workspace* ws = nullptr;
   if (state[kFault] == kHoOk) {
     const bool advance = d->time > state[kLastTime];
-    ws = acquire();
-    std::unique_ptr<Workspace> spare;
-    if (!ws) {
-      spare = std::make_unique<Workspace>(m, opt_.hand);  // more threads than pooled workspaces
+    {
+      // The lambda runs only when all kWorkspaces workspaces are leased by other threads: a temporary for this model.
+      const ScratchPool<Workspace>::Lease w(pool_, [&] { return std::make_unique<Workspace>(m, opt_.hand); });
+      ok = law(m, d, state, advance, *w, &why);
+      if (advance) state[kLastTime] = d->time;
+      if (ok) {
+        for (int k = 0; k < nh; ++k) d->ctrl[opt_.actuators[k]] = w->tau(k) / ctrl_scale_[k];
+      }
     }
-    Workspace& w = ws ? *ws : *spare;
-    ok = law(m, d, state, advance, w, &why);
-    if (advance) state[kLastTime] = d->time;
-    if (ok) {
-      for (int k = 0; k < nh; ++k) d->ctrl[opt_.actuators[k]] = w.tau(k) / ctrl_scale_[k];
-    }
-    if (ws) release(ws);
     if (!ok) {
       state[kFault] = why;
       state[kFaultTime] = d->time;

@@ -9,14 +9,13 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
-#include <array>
-#include <atomic>
 #include <memory>
 #include <vector>
 
 #include <mjhand/grasp/contact_frames.h>
 #include <mjhand/hand_object/object_trajectory.h>
 #include <mjhand/hand_object/squeeze_distribution.h>
+#include <mjhand/util/scratch_pool.h>
 
 namespace mjhand {
 
@@ -103,8 +102,6 @@ class HandObjectController {
 
  private:
   struct Workspace;
-  Workspace* acquire() const;
-  void release(Workspace* ws) const;
   // tau (n_hand values); returns false with *why set if anything non-finite appeared.
   bool law(const mjModel* m, mjData* d, mjtNum* state, bool advance, Workspace& ws, int* why) const;
 
@@ -117,10 +114,9 @@ class HandObjectController {
   Eigen::Matrix3d object_inertia_ = Eigen::Matrix3d::Zero();  // principal, in the inertial frame (ximat at run time)
   Eigen::Vector3d object_ipos_ = Eigen::Vector3d::Zero();     // centre of mass in the body frame
   // Scratch for the per-step computation, one set per concurrently stepping thread (the plugin object is shared by
-  // every mjData of the model): taken and returned with an atomic flag, so stepping never allocates unless more
-  // than kWorkspaces threads step this model at the same instant.
-  mutable std::array<std::unique_ptr<Workspace>, kWorkspaces> pool_;
-  mutable std::array<std::atomic<bool>, kWorkspaces> busy_{};
+  // every mjData of the model): leased per step and returned by the lease's destructor (also when the law throws),
+  // so stepping never allocates unless more than kWorkspaces threads step this model at the same instant.
+  mutable ScratchPool<Workspace> pool_;
 };
 
 // Why hand_motor_actuator found no usable actuator.

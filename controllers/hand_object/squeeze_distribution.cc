@@ -7,6 +7,7 @@
 #include <limits>
 
 #include <mjhand/grasp/force_optimization.h>
+#include <mjhand/util/size_check.h>
 
 namespace mjhand {
 
@@ -102,6 +103,10 @@ SqueezeResult squeeze_forces(const Contact* contacts, int count, const Eigen::Re
                              Eigen::Ref<Eigen::VectorXd> lambda) {
   SqueezeResult res;
   const int m = static_cast<int>(G.cols());
+  require_size("squeeze_forces", "G", G, 6, total_rows(contacts, count), "6 x total_rows(contacts)");
+  require_length("squeeze_forces", "lambda", lambda.size(), m, "total_rows(contacts)");
+  require_at_least("squeeze_forces", "ws.e", ws.e.size(), m, "entries", "SqueezeWorkspace max_rows");
+  require_at_least("squeeze_forces", "ws.d", ws.d.size(), m, "entries", "SqueezeWorkspace max_rows");
   lambda.setZero();
   if (count == 0 || m == 0) {
     res.wrench_residual = W.allFinite() ? W.norm() : kInf;

@@ -47,7 +47,8 @@ struct SqueezeWorkspace {
 // P_N = I - G^+ G the projector onto the internal forces) that puts every contact inside its friction cone scaled by
 // friction_scale with f_n >= min_normal_force. Each contact's cone gives an interval of s in closed form (a quadratic
 // in s), so the answer is exact for the circular cone, not a pyramid. Never returns NaN: invalid input (non-finite G
-// or W) gives lambda = 0 and kRankDeficient with residual |W|.
+// or W) gives lambda = 0 and kRankDeficient with residual |W|. Sizes are checked (std::invalid_argument naming the
+// argument): G 6 x total_rows(contacts), lambda total_rows(contacts), ws made for at least that many rows.
 SqueezeResult squeeze_forces(const Contact* contacts, int count, const Eigen::Ref<const Eigen::MatrixXd>& G,
                              const Wrench& W, const SqueezeOptions& options, SqueezeWorkspace& ws,
                              Eigen::Ref<Eigen::VectorXd> lambda);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <mjhand/util/size_check.h>
+
 namespace mjhand {
 
 namespace {
@@ -210,6 +212,7 @@ void mujoco_contact_force(const mjModel* m, const mjData* d, const Contact& c, d
 
 void mujoco_contact_forces(const mjModel* m, const mjData* d, const std::vector<Contact>& contacts,
                            Eigen::Ref<Eigen::VectorXd> lambda) {
+  require_length("mujoco_contact_forces", "lambda", lambda.size(), total_rows(contacts), "total_rows(contacts)");
   int row = 0;
   for (const Contact& c : contacts) {
     mujoco_contact_force(m, d, c, lambda.data() + row);

@@ -83,7 +83,8 @@ ContactScan collect_contacts(const mjModel* m, const mjData* d, const HandModel&
 // rotated into contact.frame. Writes contact_rows(contact.model) numbers.
 void mujoco_contact_force(const mjModel* m, const mjData* d, const Contact& contact, double* lambda_i);
 
-// Stacked lambda for a set of collected contacts (total_rows entries); no allocation when lambda is sized.
+// Stacked lambda for a set of collected contacts; lambda must have total_rows(contacts) entries (checked:
+// std::invalid_argument). No allocation.
 void mujoco_contact_forces(const mjModel* m, const mjData* d, const std::vector<Contact>& contacts,
                            Eigen::Ref<Eigen::VectorXd> lambda);
 

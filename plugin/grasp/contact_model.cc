@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <mjhand/util/size_check.h>
+
 namespace mjhand {
 
 int contact_rows(ContactModel model) {
@@ -24,6 +26,7 @@ const char* to_string(ContactModel model) {
 }
 
 void selection_matrix(ContactModel model, Eigen::Ref<Eigen::MatrixXd> H) {
+  require_size("selection_matrix", "H", H, contact_rows(model), 6, "contact_rows(model) x 6");
   H.setZero();
   // The local twist is ordered (v_n, v_t, v_o, w_n, w_t, w_o): the transmitted components are always a prefix.
   for (int r = 0; r < contact_rows(model); ++r) H(r, r) = 1.0;

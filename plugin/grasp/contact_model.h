@@ -43,7 +43,8 @@ struct Contact {
   Eigen::Vector3d normal() const { return frame.col(0); }
 };
 
-// Fills the rows(model) x 6 selection matrix H_i (rows of I_6 picked by the model). H must be rows(model) x 6.
+// Fills the rows(model) x 6 selection matrix H_i (rows of I_6 picked by the model). H must be rows(model) x 6
+// (checked: std::invalid_argument).
 void selection_matrix(ContactModel model, Eigen::Ref<Eigen::MatrixXd> H);
 
 // Block-diagonal H = diag(H_1..H_k) for a set of contacts (sum of rows x 6k); allocates, for reports and tests.

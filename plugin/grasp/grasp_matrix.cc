@@ -1,8 +1,11 @@
 #include <mjhand/grasp/grasp_matrix.h>
 
+#include <mjhand/util/size_check.h>
+
 namespace mjhand {
 
 void grasp_matrix(const Contact* contacts, int count, const Eigen::Vector3d& p, Eigen::Ref<Eigen::MatrixXd> G) {
+  require_size("grasp_matrix", "G", G, 6, total_rows(contacts, count), "6 x total_rows(contacts)");
   int col = 0;
   for (int i = 0; i < count; ++i) {
     const Contact& c = contacts[i];
@@ -29,6 +32,7 @@ Eigen::MatrixXd grasp_matrix(const std::vector<Contact>& contacts, const Eigen::
 }
 
 void shift_wrench_reference(Eigen::Ref<Eigen::MatrixXd> W, const Eigen::Vector3d& p_old, const Eigen::Vector3d& p_new) {
+  require_size("shift_wrench_reference", "W", W, 6, W.cols(), "wrenches (f, m) as columns");
   const Eigen::Vector3d d = p_old - p_new;
   for (int k = 0; k < W.cols(); ++k) {
     const Eigen::Vector3d f = W.block<3, 1>(0, k);

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <limits>
 
+#include <mjhand/util/size_check.h>
+
 namespace mjhand {
 
 namespace {
@@ -18,10 +20,14 @@ double threshold(const Eigen::JacobiSVD<Eigen::MatrixXd>& svd, Eigen::Index rows
 
 void joint_torques(const Eigen::Ref<const Eigen::MatrixXd>& JH, const Eigen::Ref<const Eigen::VectorXd>& lambda,
                    Eigen::Ref<Eigen::VectorXd> tau) {
+  // A short lambda is read past its end as surely as a short tau is written past its end.
+  require_length("joint_torques", "lambda", lambda.size(), JH.rows(), "rows of JH");
+  require_length("joint_torques", "tau", tau.size(), JH.cols(), "columns of JH");
   tau.noalias() = JH.transpose() * lambda;
 }
 
 Wrench balanced_wrench(const Eigen::Ref<const Eigen::MatrixXd>& G, const Eigen::Ref<const Eigen::VectorXd>& lambda) {
+  require_size("balanced_wrench", "G", G, 6, lambda.size(), "6 x the length of lambda");
   Wrench W = Wrench::Zero();
   if (G.cols() > 0) W.noalias() = -G * lambda;
   return W;

@@ -16,11 +16,12 @@ using Wrench = Eigen::Matrix<double, 6, 1>;  // (f, m): force [N] and moment abo
 // Equilibrium of the object: G lambda + W = 0, i.e. W = -G lambda. The joint torques that hold lambda against the
 // object's reaction are tau = J_H^T lambda.
 
-// tau = J_H^T lambda. No allocation when tau is sized n_hand.
+// tau = J_H^T lambda. No allocation. lambda must have JH.rows() entries and tau JH.cols() (checked:
+// std::invalid_argument).
 void joint_torques(const Eigen::Ref<const Eigen::MatrixXd>& JH, const Eigen::Ref<const Eigen::VectorXd>& lambda,
                    Eigen::Ref<Eigen::VectorXd> tau);
 
-// The external wrench that lambda balances: W = -G lambda.
+// The external wrench that lambda balances: W = -G lambda. G must be 6 x lambda.size() (checked).
 Wrench balanced_wrench(const Eigen::Ref<const Eigen::MatrixXd>& G, const Eigen::Ref<const Eigen::VectorXd>& lambda);
 
 // Moore-Penrose pseudo-inverse by SVD, singular values below tol * sigma_max (tol < 0: max(rows, cols) * eps)

@@ -2,11 +2,18 @@
 
 #include <string>
 
+#include <mjhand/util/size_check.h>
+
 namespace mjhand {
 
 void hand_jacobian(const mjModel* m, const mjData* d, const HandModel& hand, const Contact* contacts, int count,
                    HandJacobianWorkspace& ws, Eigen::Ref<Eigen::MatrixXd> JH) {
   const int nv = m->nv;
+  require_size("hand_jacobian", "JH", JH, total_rows(contacts, count), hand.num_hand_dofs(),
+               "total_rows(contacts) x hand.num_hand_dofs()");
+  // A workspace built for another model would let mj_jac write 3 nv numbers into a shorter buffer.
+  require_length("hand_jacobian", "ws.jacp", static_cast<Eigen::Index>(ws.jacp.size()), 3 * nv, "3 m->nv");
+  require_length("hand_jacobian", "ws.jacr", static_cast<Eigen::Index>(ws.jacr.size()), 3 * nv, "3 m->nv");
   int row = 0;
   for (int i = 0; i < count; ++i) {
     const Contact& c = contacts[i];

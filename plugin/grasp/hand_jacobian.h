@@ -20,8 +20,9 @@ struct HandJacobianWorkspace {
 // J_H,i = H_i Rbar_i^T [J_p; J_r] with J_p the Jacobian of the point c_i fixed to contact.hand_body and J_r that
 // body's angular Jacobian, keeping the columns hand.dofs. Equals eq 3's joint twists taken about c_i for a serial
 // finger; columns of other fingers are zero, so J_H is block-diagonal when contacts and dofs are grouped by finger.
-// JH must be total_rows x hand.num_hand_dofs(). Needs mj_kinematics/mj_comPos state. Throws GraspError for a contact
-// whose hand_body belongs to no finger.
+// JH must be total_rows x hand.num_hand_dofs() and ws built for m (both checked: std::invalid_argument naming the
+// argument and both sizes). Needs mj_kinematics/mj_comPos state. Throws GraspError for a contact whose hand_body
+// belongs to no finger.
 void hand_jacobian(const mjModel* m, const mjData* d, const HandModel& hand, const Contact* contacts, int count,
                    HandJacobianWorkspace& ws, Eigen::Ref<Eigen::MatrixXd> JH);
 

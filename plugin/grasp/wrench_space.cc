@@ -8,6 +8,7 @@
 #include <string>
 
 #include <mjhand/grasp/wrench_space_hull.h>
+#include <mjhand/util/size_check.h>
 
 extern "C" {
 #include <libqhull_r/qhull_ra.h>
@@ -97,6 +98,11 @@ Workspace& workspace() {
 
 int primitive_wrenches(const Contact& c, const Eigen::Vector3d& p, int edges, double L,
                        Eigen::Ref<Eigen::Matrix<double, 6, Eigen::Dynamic>> out) {
+  const int needed = c.model == ContactModel::kFrictionlessPoint ? 1
+                     : c.model == ContactModel::kSoftFinger      ? 2 * std::max(edges, 0)
+                                                                 : std::max(edges, 0);
+  require_at_least("primitive_wrenches", "out", out.cols(), needed, "columns",
+                   "1 frictionless, cone_edges hard, 2 cone_edges soft");
   const Eigen::Vector3d r = c.pos - p;
   const Eigen::Vector3d n = c.frame.col(0), t = c.frame.col(1), o = c.frame.col(2);
   if (c.model == ContactModel::kFrictionlessPoint) {

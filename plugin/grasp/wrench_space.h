@@ -64,7 +64,7 @@ struct EpsilonResult {
 
 // Primitive wrenches (f, (c - p) x f / L) of one contact into out (6 x count returned); soft fingers add +-mu_torsion n /
 // L to the moment of each edge (decoupled linearisation of the soft-finger friction set). Returns the count:
-// 1 (frictionless), N (hard), 2N (soft). out must have room for that many columns.
+// 1 (frictionless), N (hard), 2N (soft). out must have room for that many columns (checked: std::invalid_argument).
 int primitive_wrenches(const Contact& contact, const Eigen::Vector3d& reference, int cone_edges, double torque_length,
                        Eigen::Ref<Eigen::Matrix<double, 6, Eigen::Dynamic>> out);
 

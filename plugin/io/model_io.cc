@@ -5,6 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include <mjhand/io/staged_files.h>
 #include <mjhand/io/text_file.h>
 
 namespace mjhand {
@@ -24,19 +25,24 @@ ModelPtr load_model(const std::string& path) {
   return ModelPtr(m);
 }
 
+bool StagedFiles::add(const std::string& name, const std::string& text) {
+  return mj_addBufferVFS(&vfs_, name.c_str(), text.data(), static_cast<int>(text.size())) == 0;
+}
+
+ModelPtr StagedFiles::compile(const std::string& main, std::string& error) const {
+  char message[1024] = {0};
+  mjModel* m = mj_loadXML(main.c_str(), &vfs_, message, sizeof(message));
+  if (!m) error = message;
+  return ModelPtr(m);
+}
+
 ModelPtr compile_xml_string(const std::string& xml, const std::string& file, std::string& error) {
-  mjVFS vfs;
-  mj_defaultVFS(&vfs);
-  if (mj_addBufferVFS(&vfs, file.c_str(), xml.data(), static_cast<int>(xml.size())) != 0) {
-    mj_deleteVFS(&vfs);
+  StagedFiles files;
+  if (!files.add(file, xml)) {
     error = "cannot stage " + file + " in MuJoCo's virtual file system";
     return nullptr;
   }
-  char message[1024] = {0};
-  mjModel* m = mj_loadXML(file.c_str(), &vfs, message, sizeof(message));
-  mj_deleteVFS(&vfs);
-  if (!m) error = message;
-  return ModelPtr(m);
+  return files.compile(file, error);
 }
 
 std::string multi_io_actuator_problem(const mjModel* m) {
@@ -52,24 +58,6 @@ std::string multi_io_actuator_problem(const mjModel* m) {
            "single input, e.g. <pid input=\"pos\">)";
   }
   return "";
-}
-
-void write_file_atomically(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".partial";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(path + ": cannot write (cannot create " + tmp + ")");
-    out << content;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error(path + ": write failed");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(path + ": cannot move the finished file into place");
-  }
 }
 
 }  // namespace mjhand

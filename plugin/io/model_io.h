@@ -6,6 +6,8 @@
 #include <memory>
 #include <string>
 
+#include <mjhand/io/atomic_file.h>  // write_file_atomically, declared here before it had its own header
+
 namespace mjhand {
 
 struct ModelDeleter {
@@ -31,8 +33,5 @@ std::string multi_io_actuator_problem(const mjModel* m);
 
 // A fresh mjData for m.
 inline DataPtr make_data(const mjModel* m) { return DataPtr(mj_makeData(m)); }
-
-// Writes `content` to `path` through a temporary file and a rename, so readers never see a half-written file.
-void write_file_atomically(const std::string& path, const std::string& content);
 
 }  // namespace mjhand

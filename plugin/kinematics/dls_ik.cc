@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <mjhand/util/size_check.h>
+
 namespace mjhand {
 
 namespace {
@@ -59,6 +61,9 @@ DlsResult solve(const Chain& chain, const Eigen::Isometry3d& target, double* q, 
   validate(opt);
   validate_limits(chain);
   const int n = chain.dof();
+  // ws.data is checked by forward_kinematics; these two are written by the loop below.
+  require_size("dls_ik", "ws.jacobian", ws.jacobian, 6, n, "DlsWorkspace must be built for this chain");
+  require_length("dls_ik", "ws.dq", ws.dq.size(), n, "DlsWorkspace must be built for this chain");
   const double w = opt.orientation_weight;
   // Checked before touching q: projecting a NaN seed onto the limits would keep it NaN and the loop would only
   // report "not converged" after max_iterations, with nothing saying why.

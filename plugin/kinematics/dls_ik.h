@@ -55,7 +55,8 @@ struct DlsWorkspace {
 };
 
 // Moves the tool point to target (reference frame); q holds the initial guess on entry and the solution on return.
-// Throws std::invalid_argument for bad options or for a chain with NaN or crossed (lower > upper) joint limits.
+// Throws std::invalid_argument for bad options, for a chain with NaN or crossed (lower > upper) joint limits, or for
+// a workspace built for a chain with another number of joints.
 DlsResult dls_ik_position(const Chain& chain, const Eigen::Vector3d& target, double* q, DlsWorkspace& ws,
                           const DlsOptions& options = {});
 

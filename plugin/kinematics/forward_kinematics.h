@@ -26,10 +26,13 @@ struct ChainData {
   std::vector<Eigen::Isometry3d> link_pre, link_post;
 };
 
-// Computes every link frame and the tool frame for joint vector q (length chain.dof()).
+// Computes every link frame and the tool frame for joint vector q (length chain.dof()). data must be built for chain:
+// a ChainData of another chain is refused (std::invalid_argument naming the buffer; its vectors are not to be resized
+// by hand, only its frames are checked here).
 void forward_kinematics(const Chain& chain, const double* q, ChainData& data);
 
-// Geometric Jacobian of the tool point, from the frames of the last forward_kinematics call.
+// Geometric Jacobian of the tool point, from the frames of the last forward_kinematics call (data checked likewise,
+// by its Jacobian's columns).
 void compute_jacobian(const Chain& chain, ChainData& data, JacobianFrame frame = JacobianFrame::kBase);
 
 // Forward kinematics followed by the Jacobian in the chosen frame.

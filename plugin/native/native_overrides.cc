@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include <mjhand/host/config.h>
+#include <mjhand/io/staged_files.h>
 #include <mjhand/host/registry.h>
 #include <mjhand/io/text_file.h>
 #include <mjhand/io/xml_text.h>
@@ -125,19 +126,16 @@ std::string load_error(const std::string& path, const std::string& message,
 
 ModelPtr compile_files(const std::string& path, const std::map<std::string, std::string>& files) {
   register_native_plugins();  // a library user who never called it still gets the "mjhand.*" plugins
-  mjVFS vfs;
-  mj_defaultVFS(&vfs);
+  StagedFiles staged;
   for (const auto& [name, text] : files) {
-    if (mj_addBufferVFS(&vfs, name.c_str(), text.data(), static_cast<int>(text.size())) != 0) {
-      mj_deleteVFS(&vfs);
+    if (!staged.add(name, text)) {
       throw std::runtime_error(path + ": cannot stage " + name + " in MuJoCo's virtual file system");
     }
   }
-  char error[1024] = {0};
-  mjModel* m = mj_loadXML(path.c_str(), &vfs, error, sizeof(error));
-  mj_deleteVFS(&vfs);
+  std::string error;
+  ModelPtr m = staged.compile(path, error);
   if (!m) throw std::runtime_error(load_error(path, error, files));
-  return ModelPtr(m);
+  return m;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <mjhand/grasp/grasp_matrix.h>
 #include <mjhand/grasp/grasp_statics.h>
 #include <mjhand/parallel/reciprocal_screws.h>
+#include <mjhand/util/size_check.h>
 
 namespace mjhand {
 
@@ -102,10 +103,13 @@ ParallelJacobians contact_frame_jacobians(const std::vector<Contact>& contacts, 
 }
 
 void shift_jp_reference(Eigen::Ref<Eigen::MatrixXd> Jp, const Eigen::Vector3d& p_old, const Eigen::Vector3d& p_new) {
-  if (Jp.cols() != 6) throw ParallelError("shift_jp_reference: J_p must be r x 6, got " + std::to_string(Jp.cols()) + " columns");
-  Eigen::MatrixXd Wt = Jp.transpose();
-  shift_wrench_reference(Wt, p_old, p_new);
-  Jp = Wt.transpose();
+  require_size("shift_jp_reference", "Jp", Jp, Jp.rows(), 6, "r x 6");
+  // Row k of J_p is a wrench (f, m): shift_wrench_reference on the rows, in place (no transposed copy).
+  const Eigen::Vector3d d = p_old - p_new;
+  for (Eigen::Index k = 0; k < Jp.rows(); ++k) {
+    const Eigen::Vector3d f = Jp.block<1, 3>(k, 0).transpose();
+    Jp.block<1, 3>(k, 3) += d.cross(f).transpose();
+  }
 }
 
 Eigen::MatrixXd twist_to_joint_rates(const Eigen::Ref<const Eigen::MatrixXd>& Jp,

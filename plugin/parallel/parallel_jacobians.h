@@ -50,7 +50,8 @@ ParallelJacobians contact_frame_jacobians(const std::vector<Contact>& contacts, 
                                           const Eigen::Vector3d& reference);
 
 // Moves J_p's moment reference from p_old to p_new (J_p^T's columns are wrenches: shift_wrench_reference).
-// J_p(p_new) T(p_new) = J_p(p_old) T(p_old) for the same motion.
+// J_p(p_new) T(p_new) = J_p(p_old) T(p_old) for the same motion. Jp must have 6 columns (checked:
+// std::invalid_argument). No allocation.
 void shift_jp_reference(Eigen::Ref<Eigen::MatrixXd> Jp, const Eigen::Vector3d& p_old, const Eigen::Vector3d& p_new);
 
 // The map from the platform twist (about J_p's reference) to the actuated joint rates: J_Theta^+ J_p (the paper's

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include <mjhand/util/size_check.h>
+
 namespace mjhand {
 
 namespace {
@@ -61,7 +63,7 @@ double screw_reciprocal_product(const Twist6& a, const Twist6& b) {
 }
 
 void shift_twist_reference(Eigen::Ref<Eigen::MatrixXd> T, const Eigen::Vector3d& p_old, const Eigen::Vector3d& p_new) {
-  if (T.rows() != 6) throw ParallelError("shift_twist_reference: twists must have 6 rows, got " + std::to_string(T.rows()));
+  require_size("shift_twist_reference", "T", T, 6, T.cols(), "twists (v, w) as columns");
   const Eigen::Vector3d d = p_new - p_old;
   for (Eigen::Index k = 0; k < T.cols(); ++k) {
     const Eigen::Vector3d w = T.block<3, 1>(3, k);

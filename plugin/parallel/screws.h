@@ -47,7 +47,8 @@ double reciprocal_product(const Wrench6& W, const Twist6& T);
 double screw_reciprocal_product(const Twist6& a, const Twist6& b);
 
 // Moves the reference point of twist columns (6 x k, rows (v, w)) from p_old to p_new: v_new = v_old + w x (p_new -
-// p_old). The wrench counterpart is grasp_matrix.h's shift_wrench_reference.
+// p_old). The wrench counterpart is grasp_matrix.h's shift_wrench_reference. T must have 6 rows (checked:
+// std::invalid_argument).
 void shift_twist_reference(Eigen::Ref<Eigen::MatrixXd> T, const Eigen::Vector3d& p_old, const Eigen::Vector3d& p_new);
 
 }  // namespace mjhand

@@ -2,7 +2,6 @@
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <limits>
 #include <thread>
@@ -10,6 +9,7 @@
 #include <mjhand/grasp/grasp_quality.h>
 #include <mjhand/grasp/grasp_state.h>
 #include <mjhand/grasp/wrench_space.h>
+#include <mjhand/util/scratch_pool.h>
 
 namespace mjhand {
 
@@ -197,59 +197,16 @@ struct Scratch {
   ForceClosureLP closure;
 };
 
-// Plugins are shared by every thread stepping the model, so scratch space cannot be a plain member: a fixed set of
-// slots, one per hardware thread, is handed out with an atomic flag each. A thread that finds every slot busy (more
-// threads than cores) gets a temporary one, which allocates but stays correct.
-class ScratchPool {
- public:
-  ScratchPool(const mjModel* m, const HandModel& hand, const Settings& s)
-      : m_(m), hand_(hand), settings_(s) {
-    const int n = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 2, 64);
-    busy_ = std::make_unique<std::atomic<bool>[]>(n);
-    for (int i = 0; i < n; ++i) {
-      slots_.push_back(std::make_unique<Scratch>(m, hand, s));
-      busy_[i].store(false);
-    }
-  }
-
-  // RAII hold on one slot (or a temporary).
-  class Lease {
-   public:
-    explicit Lease(ScratchPool& pool) : pool_(pool) {
-      for (size_t i = 0; i < pool.slots_.size(); ++i) {
-        if (!pool.busy_[i].exchange(true, std::memory_order_acquire)) {
-          index_ = static_cast<int>(i);
-          return;
-        }
-      }
-      temporary_ = std::make_unique<Scratch>(pool.m_, pool.hand_, pool.settings_);
-    }
-    ~Lease() {
-      if (index_ >= 0) pool_.busy_[index_].store(false, std::memory_order_release);
-    }
-    Lease(const Lease&) = delete;
-    Lease& operator=(const Lease&) = delete;
-    Scratch& get() { return index_ >= 0 ? *pool_.slots_[index_] : *temporary_; }
-
-   private:
-    ScratchPool& pool_;
-    int index_ = -1;
-    std::unique_ptr<Scratch> temporary_;
-  };
-
- private:
-  const mjModel* m_;
-  const HandModel& hand_;
-  Settings settings_;
-  std::vector<std::unique_ptr<Scratch>> slots_;
-  std::unique_ptr<std::atomic<bool>[]> busy_;
-};
+// Plugins are shared by every thread stepping the model, so scratch space cannot be a plain member: one slot per
+// hardware thread (ScratchPool); a thread that finds every slot busy (more threads than cores) gets a temporary one.
+int scratch_slots() { return std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 2, 64); }
 
 // State (epsilon only): [0] time of the last evaluation, [1] its value, [2] 1 once evaluated.
 class GraspAnalysis : public Plugin {
  public:
   GraspAnalysis(const mjModel* m, HandModel hand, Settings s)
-      : hand_(std::move(hand)), s_(std::move(s)), pool_(m, hand_, s_) {
+      : hand_(std::move(hand)), s_(std::move(s)),
+        pool_(scratch_slots(), [&] { return std::make_unique<Scratch>(m, hand_, s_); }) {
     claim_sensor(s_.sensor);
   }
   int sensor_width(int id) const override {
@@ -275,8 +232,8 @@ class GraspAnalysis : public Plugin {
 
  private:
   void evaluate(const mjModel* m, const mjData* d, mjtNum* state, double* v) const {
-    ScratchPool::Lease lease(pool_);
-    Scratch& s = lease.get();
+    const ScratchPool<Scratch>::Lease lease(pool_, [&] { return std::make_unique<Scratch>(m, hand_, s_); });
+    Scratch& s = *lease;
     compute_grasp(m, d, hand_, s.grasp);
     const int n = static_cast<int>(s.grasp.contacts.size());
     v[static_cast<int>(GraspMetric::kContacts)] = n;
@@ -324,7 +281,7 @@ class GraspAnalysis : public Plugin {
 
   HandModel hand_;
   Settings s_;
-  mutable ScratchPool pool_;  // internally synchronised scratch; the plugin's results depend only on mjData
+  mutable ScratchPool<Scratch> pool_;  // internally synchronised scratch; the plugin's results depend only on mjData
 };
 
 std::vector<GraspMetric> parse_outputs(const Config& cfg, bool epsilon_on) {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include <mjhand/io/atomic_file.h>
 #include <mjhand/io/model_io.h>
 
 #include "bind.h"
@@ -144,7 +145,7 @@ void bind_batch(nb::module_& m) {
           const RolloutSpec& spec = spec_at(p, index);
           const std::string path = rollout_path(p.c, p.c.results_dir(), spec);
           ensure_writable_dir(p.c.results_dir() + "/rollouts");
-          write_atomically(path, file_text);
+          write_file_atomically(path, file_text);
           return path;
         },
         nb::arg("campaign"), nb::arg("index"), nb::arg("file_text"),

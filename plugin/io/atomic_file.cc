@@ -1,15 +1,15 @@
-#include "atomic_file.h"
+#include <mjhand/io/atomic_file.h>
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
-#include <system_error>
 
-namespace mjhand::batch {
+namespace mjhand {
 
 namespace {
 [[noreturn]] void fail(const std::string& path, const std::string& what, int err) {
@@ -20,14 +20,25 @@ namespace {
 void sync_dir(const std::string& path) {
   std::string dir = std::filesystem::path(path).parent_path().string();
   if (dir.empty()) dir = ".";
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd < 0) return;  // some file systems refuse to open folders; the rename already happened
-  ::fsync(fd);
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  // A folder we may write but not read cannot be opened; the file is complete under its name already, only the
+  // durability of the rename across a power cut is then up to the file system.
+  if (fd < 0) return;
+  int err = 0;
+  while (::fsync(fd) != 0) {
+    if (errno == EINTR) continue;
+    // EINVAL/ENOTSUP: the file system does not sync folders (some FUSE and network file systems); nothing to report.
+    if (errno != EINVAL && errno != ENOTSUP) err = errno;
+    break;
+  }
   ::close(fd);
+  if (err) {
+    throw std::runtime_error(path + ": written, but fsync of its folder " + dir + " failed: " + std::strerror(err));
+  }
 }
 }  // namespace
 
-void write_atomically(const std::string& path, const std::string& content, const WriteHooks* hooks) {
+void write_file_atomically(const std::string& path, const std::string& content, const WriteHooks* hooks) {
   const std::string tmp = path + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail(path, "cannot create " + tmp, errno);
@@ -56,26 +67,9 @@ void write_atomically(const std::string& path, const std::string& content, const
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     err = errno;
     ::unlink(tmp.c_str());
-    fail(path, "rename from " + tmp + " failed", err);
+    fail(path, "rename of " + tmp + " failed", err);
   }
   sync_dir(path);
 }
 
-void ensure_writable_dir(const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw std::runtime_error("output folder '" + dir + "' cannot be created: " + ec.message());
-  if (!std::filesystem::is_directory(dir, ec)) {  // the non-throwing form: a stat that fails is reported, not thrown
-    throw std::runtime_error("output folder '" + dir + "' " +
-                             (ec ? "cannot be inspected: " + ec.message() : std::string("is not a folder")));
-  }
-  const std::string probe = dir + "/.mjhand-write-probe";
-  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    throw std::runtime_error("output folder '" + dir + "' is not writable: " + std::strerror(errno));
-  }
-  ::close(fd);
-  ::unlink(probe.c_str());
-}
-
-}  // namespace mjhand::batch
+}  // namespace mjhand
