@@ -171,17 +171,19 @@ TEST_CASE("grasp_analysis: the sensor equals the grasp library on the same mjDat
     INFO("t = " << d->time);
     CHECK(got[0] == want[0]);
     CHECK(got[1] == want[1]);  // the same eigenvalue-based sigma_min, bit for bit
-    CHECK(got[2] == Approx(want[2]).margin(1e-15));
+    CHECK(got[2] == Approx(want[2]).margin(1e-15));  // the library's formula on the same G: rounding at most
     if (std::abs(eps.signed_margin) > 1e-6 || got[0] == 0) CHECK(got[3] == want[3]);  // LP vs hull off the boundary
+    // Per-contact (sensor) vs batched (library) force extraction, summed: rounding on O(1) N.
     CHECK(got[4] == Approx(want[4]).epsilon(1e-12).margin(1e-12));
     CHECK(got[5] == Approx(want[5]).epsilon(1e-12).margin(1e-12));
-    CHECK(got[6] == Approx(want[6]).epsilon(1e-12).margin(1e-15));
+    CHECK(got[6] == Approx(want[6]).epsilon(1e-12).margin(1e-15));  // same ferrari_canny call: rounding
     for (double v : got) CHECK(std::isfinite(v));
     if (got[0] > 0) {
       GraspData g(m.get(), *hand, 64);
       compute_grasp(m.get(), d.get(), *hand, g);
       const GraspQuality q = grasp_quality(g.G(), g.JH());
       worst_sigma_svd = std::max(worst_sigma_svd, std::abs(q.sigma_min_G - got[1]));
+      // G G^T's eigenvalues carry rounding eps sigma_max^2, i.e. ~eps cond(G)^2 relative in sigma_min: 1e-9.
       CHECK(got[1] == Approx(q.sigma_min_G).epsilon(1e-9).margin(1e-12));  // SVD agrees with the eigenvalue route
       CHECK(got[2] == Approx(q.isotropy_G).epsilon(1e-9).margin(1e-12));
     }
