@@ -138,6 +138,7 @@ TEST_CASE("coil torque in MuJoCo equals K_T(phi) I for both K_T models and phi_o
         const int s = actuator_id(m.get(), "s" + std::to_string(link));
         const double tau_p = kt_poly(link, d->qpos[qadr_of(m.get(), p)]) * d->ctrl[p];
         const double tau_s = kt_sin2(link, d->qpos[qadr_of(m.get(), s)] - offsets[link - 1]) * d->ctrl[s];
+        // The plugin's K_T(phi) I recomputed: rounding (1e-12 relative; 1e-15 N m where the torque is ~0).
         CHECK(d->qfrc_actuator[dof_of(m.get(), p)] == Approx(tau_p).margin(1e-15).epsilon(1e-12));
         CHECK(d->qfrc_actuator[dof_of(m.get(), s)] == Approx(tau_s).margin(1e-15).epsilon(1e-12));
         CHECK(d->actuator_force[s] == Approx(tau_s).margin(1e-15).epsilon(1e-12));
@@ -173,6 +174,7 @@ TEST_CASE("coil inverse map: torque -> current round trip, limits, singular angl
         d->qpos[qadr_of(m.get(), a)] = phi;
         d->ctrl[a] = r.current;
         mj_forward(m.get(), d.get());
+        // Round trip I = tau / K_T, then K_T I: rounding only.
         CHECK(d->qfrc_actuator[dof_of(m.get(), a)] == Approx(tau).margin(1e-15).epsilon(1e-12));
         CHECK(sensor_of(m.get(), d.get(), sensor)[2] == kCoilNotClipped);
       }
@@ -185,7 +187,7 @@ TEST_CASE("coil inverse map: torque -> current round trip, limits, singular angl
       d->qpos[qadr_of(m.get(), a)] = 0.6;
       d->ctrl[a] = r.current;
       mj_forward(m.get(), d.get());
-      CHECK(d->qfrc_actuator[dof_of(m.get(), a)] == Approx(sign * 2.0 * r.kt).epsilon(1e-12));
+      CHECK(d->qfrc_actuator[dof_of(m.get(), a)] == Approx(sign * 2.0 * r.kt).epsilon(1e-12));  // rounding only
     }
     CHECK(c->current_for_torque(NAN, 0.3).status == CurrentForTorque::kBadInput);
     CHECK(c->current_for_torque(0.01, INFINITY).current == 0.0);
@@ -211,7 +213,7 @@ TEST_CASE("coil inverse map: torque -> current round trip, limits, singular angl
     tau_at[k] = d->qfrc_actuator[dof_of(m.get(), p)];
   }
   CHECK(tau_at[0] == tau_at[1]);
-  CHECK(tau_at[1] == Approx(poly.kt(kPi / 2)).epsilon(1e-12));
+  CHECK(tau_at[1] == Approx(poly.kt(kPi / 2)).epsilon(1e-12));  // the same K_T: rounding only
 }
 
 TEST_CASE("coil current clipping (I_max, V_max with R(dT) and back-EMF) is applied and reported", "[coil]") {
@@ -234,6 +236,7 @@ TEST_CASE("coil current clipping (I_max, V_max with R(dT) and back-EMF) is appli
     const mjtNum* s = sensor_of(m.get(), d.get(), "sa");
     CHECK(s[1] == c.applied);
     CHECK(s[2] == c.flag);
+    // Formulas recomputed here and below: 1e-12 is rounding.
     CHECK(s[3] == Approx(c.applied * c.applied * R0).epsilon(1e-12));  // at rest: Joule heat only
     CHECK(d->qfrc_actuator[dof_of(m.get(), a)] == Approx(kt * c.applied).epsilon(1e-12));
   }
@@ -250,6 +253,7 @@ TEST_CASE("coil current clipping (I_max, V_max with R(dT) and back-EMF) is appli
         const double hi = (10 - e) / R, lo = (-10 - e) / R;
         const double want = std::min(std::max(cmd, lo), hi);
         CHECK(s[0] == dT);
+        // The clipping and power formulas recomputed: 1e-12 is rounding.
         CHECK(s[1] == Approx(want).epsilon(1e-12));
         CHECK(s[2] == (want == cmd ? 0 : 1));
         CHECK(s[3] == Approx(want * (want * R + e)).epsilon(1e-12));
@@ -281,11 +285,11 @@ TEST_CASE("coil resistance R(dT) = R0 (1 + 0.00393 dT) rises with temperature an
   double last = 0;
   for (double dT = 0; dT <= 200; dT += 10) {
     const double R = p.resistance(dT);
-    CHECK(R == Approx(22.1 * (1 + kCopperAlpha * dT)).epsilon(1e-15));
+    CHECK(R == Approx(22.1 * (1 + kCopperAlpha * dT)).epsilon(1e-15));  // the same formula: rounding only
     CHECK(R > last);
     last = R;
   }
-  CHECK(p.resistance(100) / p.resistance(0) == Approx(1.393).epsilon(1e-12));
+  CHECK(p.resistance(100) / p.resistance(0) == Approx(1.393).epsilon(1e-12));  // 1 + 0.393 exactly: rounding only
   // In MuJoCo: a coil at a fixed supply voltage carries less current, and so gives less torque, when hot.
   const std::string xml = coils_xml({{"c", true, "c"}}, {{"c", "actuators=c link=2 V_max=37.4 I_max=10 sensors=sc"}},
                                     coil_sensor("sc", "c", "c"));
@@ -298,7 +302,7 @@ TEST_CASE("coil resistance R(dT) = R0 (1 + 0.00393 dT) rises with temperature an
     d->act[0] = dT;
     mj_forward(m.get(), d.get());
     const mjtNum* s = sensor_of(m.get(), d.get(), "sc");
-    CHECK(s[1] == Approx(37.4 / (22.1 * (1 + 0.00393 * dT))).epsilon(1e-12));
+    CHECK(s[1] == Approx(37.4 / (22.1 * (1 + 0.00393 * dT))).epsilon(1e-12));  // rounding only
     CHECK(s[1] < last_I);
     CHECK(d->qfrc_actuator[0] < last_tau);
     last_I = s[1];
@@ -346,6 +350,7 @@ TEST_CASE("coil thermal model in MuJoCo matches the closed form (constant curren
   preset.C = 0.5;
   const CoilParams* c = &preset;
   CHECK(d->act[0] == Approx(c->steady_rise(0.8)).epsilon(1e-9));
+  // The closed form rearranged: rounding only (Catch's default epsilon).
   CHECK(c->steady_rise(0.8) == Approx(0.64 * 14.7 * c->R_th / (1 - 0.64 * 14.7 * c->R_th * kCopperAlpha)));
   CHECK(std::isinf(c->steady_rise(std::sqrt(1.0 / (14.7 * c->R_th * kCopperAlpha)) * 1.01)));  // thermal runaway
 }
@@ -370,6 +375,7 @@ TEST_CASE("coil thermal model reproduces the paper's heating tables (5.6) within
       const std::vector<double> model = simulate_heating(run, fit.thermal.C, fit.thermal.R_th, kCopperAlpha);
       size_t i = 0;
       for (int k = 0; i < run.t.size(); ++k) {
+        // d->time is summed step by step: rounding, far below the 1 ms step.
         if (std::abs(d->time - run.t[i]) < 1e-6) {
           d->ctrl[0] = 100;
           mj_forward(m.get(), d.get());
@@ -378,6 +384,7 @@ TEST_CASE("coil thermal model reproduces the paper's heating tables (5.6) within
           // I = (U - e) / R(dT); the held joint creeps at ~1e-5 rad/s, so the back-EMF e is ~1e-6 V.
           const double e = coil.kt(d->qpos[0]) * d->qvel[0];
           CHECK(std::abs(e) < 1e-4);
+          // The driver's current recomputed: rounding only.
           CHECK(s[1] == Approx((run.U - e) / (run.R0() * (1 + kCopperAlpha * d->act[0]))).epsilon(1e-12));
           if (run.t[i] > 0) {
             sum2 += std::pow(d->act[0] - run.dT[i], 2);
@@ -398,7 +405,7 @@ TEST_CASE("coil thermal model reproduces the paper's heating tables (5.6) within
     std::cout << "coil link " << link << ": MuJoCo dT vs 5.6 tables RMS " << rms << " K (fit " << fit.thermal.rms
               << " K, " << n << " points), current RMS " << std::sqrt(sum2_I / n) << " A, max |MuJoCo - fit model| "
               << worst_vs_fit << " K\n";
-    CHECK(rms_fit == Approx(fit.thermal.rms).epsilon(1e-9));
+    CHECK(rms_fit == Approx(fit.thermal.rms).epsilon(1e-9));  // rounding only
     // Euler at 1 ms vs the fit's RK4 at 10 ms: the two integrations of one model differ by < 0.02 K, so MuJoCo
     // reproduces the tables as well as the fit does.
     CHECK(worst_vs_fit < 0.02);
@@ -436,6 +443,7 @@ TEST_CASE("coil fits: the paper's K_T, the reconstructed double line, the shippe
     // The shipped preset is what the fit produces.
     const CoilLinkPreset& shipped = coil_link_preset(link);
     const CoilLinkPreset fitted = preset_from_fit(fit);
+    // kt_max is a mean of ratios (rounding); kt_poly solves a 5x5 Vandermonde system (rounding times its condition).
     CHECK(shipped.kt_max == Approx(fitted.kt_max).epsilon(1e-12));
     for (int k = 0; k < 5; ++k) CHECK(shipped.kt_poly[k] == Approx(fitted.kt_poly[k]).epsilon(1e-10));
     CHECK(shipped.R0 == fitted.R0);
@@ -444,7 +452,7 @@ TEST_CASE("coil fits: the paper's K_T, the reconstructed double line, the shippe
     CHECK(fit.thermal.converged);
     // 5 angles and a quartic: the polynomial interpolates the K_T points. Against the measured torques it is the
     // better model on every link; sin^2 with the paper's K_Tmax is off by several mN m/A away from 45 deg.
-    CHECK(fit.kt.rms_kt_poly < 1e-12);
+    CHECK(fit.kt.rms_kt_poly < 1e-12);  // interpolation: rounding only
     CHECK(fit.kt.rms_tau_poly < fit.kt.rms_tau_sin2);
     CHECK(fit.kt.rms_kt_sin2 > 1e-3);
     std::cout << "coil link " << link << ": K_T RMS vs points sin2 " << fit.kt.rms_kt_sin2 * 1e3
@@ -509,7 +517,7 @@ TEST_CASE("coil presets reproduce the paper's current and power figures, and its
     p.R_th = pr.R_th;
     const double x = 80.0 / (1 + kCopperAlpha * 80.0);  // I^2 R0 R_th for a steady rise of 80 K
     const double I80 = std::sqrt(x / (pr.R0 * pr.R_th));
-    CHECK(p.steady_rise(I80) == Approx(80.0).epsilon(1e-12));
+    CHECK(p.steady_rise(I80) == Approx(80.0).epsilon(1e-12));  // the closed form inverted: rounding only
     std::cout << "coil link " << link << ": continuous current for dT = 80 K: " << I80 << " A (palm up needs "
               << I_up[link - 1] << " A)\n";
     if (link < 3) CHECK(I80 < 0.25 * I_up[link - 1]);
@@ -645,6 +653,7 @@ TEST_CASE("coil example model: a finger held by PID currents heats its coils", "
     CHECK(s[0] == d->act[k]);
     CHECK(s[2] == kCoilNotClipped);
     const CoilParams coil = preset_coil(k + 1, KtModel::kPoly);  // the model's link=1,2,3 kt_model=poly
+    // The power formula recomputed: rounding only.
     CHECK(s[3] == Approx(s[1] * (s[1] * coil.resistance(s[0]) + coil.kt(d->qpos[k]) * d->qvel[k])).epsilon(1e-12));
   }
 }
@@ -674,6 +683,7 @@ TEST_CASE("coil scene: the direct-drive hand closes on its coils' currents", "[c
       const mjtNum* s = sensor_of(m.get(), d.get(), "f" + std::to_string(f) + "_coil" + std::to_string(j));
       const double phi = d->qpos[qadr_of(m.get(), a)], phidot = d->qvel[dof_of(m.get(), a)];
       CHECK(s[0] == d->act[i]);
+      // K_T(phi) I and the power formula recomputed: rounding (1e-15 N m where the torque is ~0).
       CHECK(d->actuator_force[a] == Approx(kt_poly(j, phi) * s[1]).margin(1e-15).epsilon(1e-12));
       const double R = coil_link_preset(j).R0 * (1 + kCopperAlpha * s[0]);
       CHECK(s[3] == Approx(s[1] * (s[1] * R + kt_poly(j, phi) * phidot)).epsilon(1e-12));
