@@ -20,6 +20,7 @@ TEST_CASE("quintic meets its boundary conditions, matches the paper's coefficien
   CHECK(qd[0] == 0.0);
   CHECK(qdd[1] == 0.0);
   tr.evaluate(1.5, q, qd, qdd);
+  // Held end (s clamped to 1): p = 1 and dp = ddp = 0 exactly; q0 + (q1 - q0) rounds by an ulp. Bounds: rounding room.
   CHECK(q[0] == Approx(90 * deg).epsilon(1e-15));
   CHECK(q[1] == Approx(-0.4).epsilon(1e-15));
   CHECK(std::abs(qd[0]) < 1e-15);
@@ -34,7 +35,7 @@ TEST_CASE("quintic meets its boundary conditions, matches the paper's coefficien
     tr.evaluate(0.5 + k * 1e-5, q, qd, qdd);
     if (qdd[0] > best) best = qdd[0], at = q[0];
   }
-  CHECK(at / deg == Approx(6.03).margin(0.02));
+  CHECK(at / deg == Approx(6.03).margin(0.02));  // peak at s = (3 - sqrt 3)/6: 6.029 deg; 1e-5 s steps: 7.5e-4 deg
   // Continuity: central differences of q and qd reproduce qd and qdd everywhere, including across the ends.
   const double h = 1e-6;
   double worst_v = 0, worst_a = 0;
@@ -48,6 +49,7 @@ TEST_CASE("quintic meets its boundary conditions, matches the paper's coefficien
       worst_a = std::max(worst_a, std::abs((vp[i] - vm[i]) / (2 * h) - qdd[i]));
     }
   }
+  // Central differences with h = 1e-6: truncation ~h^2 |q'''| / 6 ~ 1e-11, rounding ~1e-16 |q| / h ~ 1e-9 (a: |qd|).
   CHECK(worst_v < 1e-7);
   CHECK(worst_a < 1e-5);
   CHECK_THROWS_AS(QuinticTrajectory({0.0}, {1.0, 2.0}, 1.0), std::invalid_argument);
@@ -61,16 +63,17 @@ TEST_CASE("cosine cycle reproduces the paper's formula", "[controllers]") {
   tr.evaluate(0.0, &q, &qd, &qdd);
   CHECK(q == Approx(2.5 * deg));
   tr.evaluate(1.0 / 3.0, &q, &qd, &qdd);  // 540 deg/s * 1/3 s = 180 deg: fully closed
+  // omega t is pi, 2 pi, pi/2 up to a few ulp: q and qd below are rounding only.
   CHECK(q == Approx(87.5 * deg).epsilon(1e-14));
   tr.evaluate(2.0 / 3.0, &q, &qd, &qdd);  // one full period
   CHECK(q == Approx(2.5 * deg).epsilon(1e-12));
   tr.evaluate(1.0 / 6.0, &q, &qd, &qdd);  // 90 deg: midway, fastest
   CHECK(q == Approx(45 * deg).epsilon(1e-14));
   CHECK(qd == Approx(42.5 * deg * 3 * M_PI).epsilon(1e-14));
-  CHECK(std::abs(qdd) < 1e-9);
+  CHECK(std::abs(qdd) < 1e-9);  // A w^2 / 2 = 65.9 rad/s^2 times cos(pi/2 + ~1e-16): ~1e-14
   for (double t : {0.05, 0.2, 0.4, 1.3}) {
     tr.evaluate(t, &q, &qd, &qdd);
-    CHECK(q == Approx(85.0 / 2 * (1 - std::cos(540 * deg * t)) * deg + 2.5 * deg).epsilon(1e-14));
+    CHECK(q == Approx(85.0 / 2 * (1 - std::cos(540 * deg * t)) * deg + 2.5 * deg).epsilon(1e-14));  // the same formula
   }
 }
 
@@ -89,9 +92,10 @@ TEST_CASE("via-point path passes each via point within |dv| tb / 8 without stopp
   }
   for (int i = 1; i + 1 < static_cast<int>(w.size()); ++i) {
     path.evaluate(path.knot_time(i), &x, &xd, &xdd);
+    // The path's miss |v_k - v_{k-1}| tb / 8 computed two ways (~1 mm from O(0.02 m) values): rounding.
     CHECK((x - w[i]).norm() == Approx(path.via_miss(i)).epsilon(1e-12));
     CHECK(closest[i] <= path.via_miss(i) + 1e-12);
-    CHECK(path.via_miss(i) < 0.004);
+    CHECK(path.via_miss(i) < 0.004);  // |dv| tb / 8 = 0.84 and 0.86 mm here (tb = 0.1 s)
   }
   CHECK(min_speed > 0.01);  // never at rest between leaving the start and approaching the goal
   CHECK(path.min_interior_speed() > 0.01);
@@ -123,14 +127,16 @@ TEST_CASE("via path in joint space follows the Cartesian path exactly with consi
     for (int i = 0; i < 3; ++i) {
       worst_v = std::max(worst_v, std::abs((qp[i] - qm[i]) / (2 * h) - qd[i]));
       // The acceleration jumps at blend edges (parabolic blends): compare only where it is smooth.
+      // 1e-3: blend edges step the tip's acceleration by 0.09-0.22 m/s^2, O(1) rad/s^2 in the joints.
       if (std::abs(ap[i] - am[i]) < 1e-3) worst_a = std::max(worst_a, std::abs((vp[i] - vm[i]) / (2 * h) - qdd[i]));
     }
   }
-  CHECK(worst_x < 1e-13);
+  CHECK(worst_x < 1e-13);  // Newton stops at |e| < 1e-14 m (trajectory.cc): rounding room
   CHECK(worst_v < 1e-6);
   CHECK(worst_a < 1e-4);
   double q[3], qd[3], qdd[3];
   tr.evaluate(0.0, q, qd, qdd);
+  // x(0) = FK(q0): the IK starts at the solution, so 1e-9 rad is rounding room.
   for (int i = 0; i < 3; ++i) CHECK(q[i] == Approx(q0[i]).margin(1e-9));
   // Unreachable points are reported at construction, naming the point.
   std::vector<Eigen::Vector3d> far = {p0, p0 + Eigen::Vector3d(0.5, 0, 0)};
