@@ -12,6 +12,7 @@
 using namespace mjhand;
 
 TEST_CASE("singularity measures of hand-computed matrices", "[singularity]") {
+  // SVDs of O(1)-O(10) entries: every tolerance below is rounding (1e-13 for the 7 x 7's products).
   // [[1, 1], [0, 1]]: singular values are the golden ratio phi and 1 / phi.
   const double phi = (1 + std::sqrt(5.0)) / 2;
   Eigen::MatrixXd j(2, 2);
@@ -83,6 +84,7 @@ TEST_CASE("e_GRASP position Jacobian: manipulability is |det J| and vanishes at 
     fk_and_jacobian(c, q, d);
     const Eigen::Matrix3d jp = d.jacobian.topRows<3>();
     const SingularityMeasures s = singularity_measures(d.jacobian.topRows<3>());
+    // sigma_min's rounding is ~1e-16 sigma_max: relative 1e-16 x condition; 1e-10 allows conditions up to 1e6.
     REQUIRE(s.manipulability == Approx(std::abs(jp.determinant())).epsilon(1e-10));
     // Closed form: |det J| = l2 l3 |S3| * (in-plane reach l1 + l2 C2 + l3 C23).
     const double reach = f.l1 + f.l2 * std::cos(q[1]) + f.l3 * std::cos(q[1] + q[2]);
@@ -98,9 +100,9 @@ TEST_CASE("e_GRASP position Jacobian: manipulability is |det J| and vanishes at 
     const double sv[3] = {std::abs(reach), std::sqrt(big2), std::sqrt(small2)};
     const double sv_max = *std::max_element(sv, sv + 3), sv_min = *std::min_element(sv, sv + 3);
     INFO("q = " << q[0] << ", " << q[1] << ", " << q[2]);
-    REQUIRE(s.sigma_max == Approx(sv_max).epsilon(1e-12));
-    REQUIRE(s.sigma_min == Approx(sv_min).epsilon(1e-9));
-    REQUIRE(s.condition == Approx(sv_max / sv_min).epsilon(1e-9));
+    REQUIRE(s.sigma_max == Approx(sv_max).epsilon(1e-12));  // well conditioned: rounding
+    REQUIRE(s.sigma_min == Approx(sv_min).epsilon(1e-9));  // ~1e-16 x condition: allows conditions up to 1e7
+    REQUIRE(s.condition == Approx(sv_max / sv_min).epsilon(1e-9));  // as sigma_min
     REQUIRE(s.rank == 3);
   }
 
@@ -108,6 +110,7 @@ TEST_CASE("e_GRASP position Jacobian: manipulability is |det J| and vanishes at 
   const double straight[3] = {0.3, 0.4, 0.0};
   fk_and_jacobian(c, straight, d);
   SingularityMeasures s = singularity_measures(d.jacobian.topRows<3>());
+  // Exactly singular: sigma_min is rounding, ~1e-16 sigma_max (sigma_max < 0.1 m).
   REQUIRE(s.sigma_min < 1e-15);
   REQUIRE(s.manipulability < 1e-15);
   REQUIRE(s.rank == 2);
@@ -117,14 +120,15 @@ TEST_CASE("e_GRASP position Jacobian: manipulability is |det J| and vanishes at 
   fk_and_jacobian(c, bent, d);
   const SingularityMeasures sb = singularity_measures(d.jacobian.topRows<3>());
   REQUIRE(sb.rank == 3);
-  REQUIRE(sb.sigma_min > 1e-3);
-  REQUIRE(sb.condition < 100);
+  REQUIRE(sb.sigma_min > 1e-3);  // the closed form above: 3.3e-3 m
+  REQUIRE(sb.condition < 100);  // the closed form above: 26
 
   // Tip on the joint-1 axis (l1 + l2 C2 + l3 C23 = 0): joint 1 no longer moves the tip.
   const double q2 = 2.5, q23 = std::acos(-(f.l1 + f.l2 * std::cos(q2)) / f.l3);
   const double axis[3] = {0.1, q2, q23 - q2};
   fk_and_jacobian(c, axis, d);
   s = singularity_measures(d.jacobian.topRows<3>());
+  // reach = 0 up to the rounding of O(0.05 m) terms (~1e-17 m).
   REQUIRE(d.jacobian.col(0).head<3>().norm() < 1e-15);
   REQUIRE(s.rank == 2);
   REQUIRE(s.sigma_min < 1e-15);
