@@ -55,6 +55,7 @@ TEST_CASE("eq 2 frames are right-handed with n into the object, vertical normals
   const Eigen::Vector3d p(0.1, -0.2, 0.3);
   const Eigen::Vector3d c = p + 0.05 * Eigen::Vector3d(0.6, 0.0, 0.8);
   const Contact k = analytic_contact(c, p - c);
+  // Unit vectors of O(1) entries: rounding only (here and in the next CHECKs).
   CHECK((k.frame.transpose() * k.frame - Eigen::Matrix3d::Identity()).norm() < 1e-14);
   CHECK(k.frame.determinant() == Approx(1.0));
   CHECK((k.normal() - (p - c).normalized()).norm() < 1e-14);
@@ -77,7 +78,7 @@ TEST_CASE("two-finger antipodal grasp: G entry by entry, the handbook form, and 
       0, 0, 0, 0, 0, 0,         //
       0, 0, a, 0, 0, -a,        //
       0, a, 0, 0, a, 0;
-  CHECK((G - expect).norm() < 1e-15);
+  CHECK((G - expect).norm() < 1e-15);  // exact axes: rounding only
   // G_i^T = H_i Rbar_i^T P_i^T with P_i = [I 0; (c_i - p)^x I] for a random contact and reference.
   const Eigen::Vector3d p(0.01, 0.02, -0.03), ci(0.05, -0.01, 0.04);
   const Contact k = analytic_contact(ci, Eigen::Vector3d(-0.3, 0.5, -0.2), ContactModel::kSoftFinger, 0.5, 0.01);
@@ -87,6 +88,7 @@ TEST_CASE("two-finger antipodal grasp: G entry by entry, the handbook form, and 
   Eigen::MatrixXd H(4, 6);
   selection_matrix(ContactModel::kSoftFinger, H);
   const Eigen::MatrixXd Gi = grasp_matrix(std::vector<Contact>{k}, p);
+  // One product in two orders (entries <= 1): rounding only.
   CHECK((Gi.transpose() - H * Rbar.transpose() * P.transpose()).norm() < 1e-15);
   // The print's H_i Rbar_i P_i is a different matrix (errata in docs/grasp-analysis.md).
   CHECK((Gi.transpose() - H * Rbar * P).norm() > 1e-2);
@@ -126,6 +128,7 @@ TEST_CASE("three-finger equilateral grasp: singular values, internal forces, clo
   CHECK(q.isotropy_G == Approx(R * std::sqrt(1.5) / std::sqrt(3.0)));
   const Eigen::MatrixXd N = internal_force_basis(G);
   REQUIRE(N.cols() == 3);
+  // SVD null space and sums of cos/sin of 120 deg with O(1) entries: rounding only.
   CHECK((G * N).norm() < 1e-12);
   Eigen::VectorXd squeeze = Eigen::VectorXd::Zero(9);
   squeeze(0) = squeeze(3) = squeeze(6) = 1.0;  // equal normal forces cancel
@@ -152,6 +155,7 @@ TEST_CASE("epsilon of the orthogonal-pinch grasp equals the hand-derived 1/sqrt 
   opt.compute_volume = true;
   const EpsilonResult l1 = ferrari_canny(c, Eigen::Vector3d::Zero(), opt);
   REQUIRE(l1.force_closure());
+  // Hull tolerances (points within 1e-12 max|w| dropped, planes merged at 1e-9; docs/grasp-analysis.md).
   CHECK(l1.epsilon == Approx(1.0 / std::sqrt(3.0)).epsilon(1e-9));
   // Cross-polytope with half-diagonals sqrt 2: volume 2^6 (sqrt 2)^6 / 6! = 512/720.
   CHECK(l1.volume == Approx(512.0 / 720.0).epsilon(1e-9));
@@ -178,6 +182,7 @@ TEST_CASE("min-norm and optimal forces balance the wrench, optimal ones lie in t
   W(3) = 0.01;  // and a small moment
   const MinNormForces mn = min_norm_forces(c, G, W);
   CHECK(mn.balances);
+  // G^+ with condition sqrt 3 / (R sqrt 1.5) = 28 on O(1) forces: rounding only.
   CHECK((balanced_wrench(G, mn.lambda) - W).norm() < 1e-12);
   const Eigen::MatrixXd N = internal_force_basis(G);
   CHECK((N.transpose() * mn.lambda).norm() < 1e-12);  // min-norm has no internal component
@@ -240,6 +245,7 @@ TEST_CASE("optimal forces are not thrown off by round-off entries in G", "[grasp
     INFO("axis " << axis);
     REQUIRE(clean.ok());
     REQUIRE(rough.ok());
+    // The 3e-18 entries fall below the LP's 1e-12 max|G| drop (force_optimization.cc): the same LP.
     CHECK(rough.total_normal_force == Approx(clean.total_normal_force).epsilon(1e-9));
     CHECK(rough.wrench_residual < 1e-9);
   }
