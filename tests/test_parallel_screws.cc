@@ -42,6 +42,7 @@ TEST_CASE("the reciprocal product is the power of a wrench on a twist and does n
     Eigen::MatrixXd Ws = W, Ts = T;
     shift_wrench_reference(Ws, r1, r2);
     shift_twist_reference(Ts, r1, r2);
+    // Points within 0.1 m, unit directions: products and shifts of O(0.1) values round to ~1e-17.
     CHECK((Ws - line_wrench(q1, u1, r2)).norm() < 1e-15);
     CHECK((Ts - revolute_twist(q2, u2, r2)).norm() < 1e-15);
     CHECK(reciprocal_product(Ws.col(0), Ts.col(0)) == Approx(reciprocal_product(W, T)).margin(1e-15));
@@ -56,6 +57,7 @@ TEST_CASE("the reciprocal product is the power of a wrench on a twist and does n
   // Intersecting and parallel lines are reciprocal; skew lines at distance h and angle a give -h sin a.
   const Eigen::Vector3d o = Eigen::Vector3d::Zero();
   CHECK(reciprocal_product(line_wrench(o, Eigen::Vector3d::UnitX(), o), revolute_twist(o, Eigen::Vector3d::UnitY(), o)) == 0.0);
+  // Products with 0 and 1 only: exactly 0 here, 1e-16 is room.
   CHECK(std::abs(reciprocal_product(line_wrench(Eigen::Vector3d(0, 0.3, 0), Eigen::Vector3d::UnitX(), o),
                                     revolute_twist(Eigen::Vector3d(0, 0, 0.2), Eigen::Vector3d::UnitX(), o))) < 1e-16);
   const double h = 0.07, a = 0.6;
@@ -73,6 +75,7 @@ TEST_CASE("reciprocal systems of the standard passive joints: dimension, recipro
     const ReciprocalSystem s = reciprocal_system(spherical_joint_twists(c, ref));
     REQUIRE(s.dimension == 3);
     CHECK(s.twist_rank == 3);
+    // Null spaces by SVD of O(1) entries: the products are rounding (~1e-16 each).
     CHECK(max_product(s.wrenches, spherical_joint_twists(c, ref)) < 1e-14);
     Eigen::MatrixXd at_c = s.wrenches;
     shift_wrench_reference(at_c, ref, c);
@@ -112,6 +115,7 @@ TEST_CASE("choice (a) makes each leg's J_Theta diagonal, choice (b) is reciproca
     const DiagonalReciprocalScrews a = diagonal_reciprocal_screws(leg.passive, leg.active);
     REQUIRE(a.ok);
     const Eigen::MatrixXd JTheta = a.wrenches.transpose() * leg.active;
+    // Screws built by cross products and SVDs of O(1) entries: rounding only.
     CHECK((JTheta - Eigen::Matrix3d(JTheta.diagonal().asDiagonal())).cwiseAbs().maxCoeff() < 1e-14);
     CHECK(JTheta.diagonal().minCoeff() > 0);
     CHECK(max_product(a.wrenches, leg.passive) < 1e-14);
@@ -130,6 +134,7 @@ TEST_CASE("choice (a) makes each leg's J_Theta diagonal, choice (b) is reciproca
       const Eigen::MatrixXd P = contact_passive_twists(k, ref);
       CHECK(W.cols() == contact_rows(model));
       CHECK(W.cols() + P.cols() == 6);
+      // n, t, o lines through c (|c| < 0.2 m): rounding only.
       CHECK(max_product(W, P) < 1e-15);
       CHECK(reciprocal_system(P).dimension == contact_rows(model));
       CHECK((W - grasp_matrix(std::vector<Contact>{k}, ref)).norm() < 1e-15);
@@ -169,6 +174,7 @@ TEST_CASE("parallel statics: leg wrenches sum to -W, intensities of choice (b) a
   const Wrench6 W = platform_wrench(J.Jp, J.JTheta, tau);
   const std::vector<Wrench6> legs = leg_wrenches(J, tau);
   REQUIRE(legs.size() == 2);
+  // One LU solve for the intensities, then the same products (|tau| <= 0.3 N m): rounding only.
   CHECK((legs[0] + legs[1] + W).norm() < 1e-12);
   // Choice (b): the intensities are lambda, and -G lambda about the origin is the same W.
   const Eigen::VectorXd nu = screw_intensities(J.JTheta, tau);
