@@ -143,12 +143,13 @@ TEST_CASE("Table 2 coupled FK of theta_0 and theta_1 alone equals MuJoCo's thumb
       }
     }
     INFO(file);
+    // Two FKs of the same 17-digit numbers (quaternions vs DH): rounding, ~1e-16; 1e-9 is loose.
     CHECK(worst < 1e-9);
     CHECK(worst_rot < 1e-9);
   }
   // Table 2 read literally: theta_3 = 1.3805 theta_2 - 0.1006 with theta_2 from eq 4 = 1.4567 theta_1 + 1.2907.
   const std::array<double, 3> t = berul_coupled_angles(0.2);
-  CHECK(t[2] == Approx(1.3805 * 1.0552 * 0.2 + 1.3805 * 1.0078 - 0.1006).epsilon(1e-14));
+  CHECK(t[2] == Approx(1.3805 * 1.0552 * 0.2 + 1.3805 * 1.0078 - 0.1006).epsilon(1e-14));  // the same arithmetic
 }
 
 TEST_CASE("Fig. 7 poses: every BERUL finger's MuJoCo tip equals its DH FK for M = 0 to -0.6", "[coupling]") {
@@ -156,6 +157,7 @@ TEST_CASE("Fig. 7 poses: every BERUL finger's MuJoCo tip equals its DH FK for M 
   const std::vector<BerulPose> poses = berul_poses(m.get(), {0.0, -0.2, -0.4, -0.6});
   REQUIRE(poses.size() == 20);
   for (const BerulPose& p : poses) {
+    // As above: MuJoCo vs DH FK, rounding (loose bound); theta_0 = gain M + offset recomputed.
     CHECK((p.tip - p.dh_tip).norm() < 1e-9);
     CHECK(p.theta[0] == Approx(-0.2924 * p.signal - 0.0419).epsilon(1e-14));
   }
@@ -170,10 +172,11 @@ TEST_CASE("Coupling laws convert to MuJoCo polycoef in the generated BERUL model
   mj_forward(m.get(), d.get());
   // qpos0 = 0 lies on every law (the theta offsets are the laws at theta_1 = 0): no equality residual at reset.
   for (int i = 0; i < d->nefc; ++i) {
-    if (d->efc_type[i] == mjCNSTR_EQUALITY) CHECK(std::fabs(d->efc_pos[i]) < 1e-12);
+    if (d->efc_type[i] == mjCNSTR_EQUALITY) CHECK(std::fabs(d->efc_pos[i]) < 1e-12);  // rounding
   }
   const int e = mj_name2id(m.get(), mjOBJ_EQUALITY, "couple_thumb_j4");
   REQUIRE(e >= 0);
+  // The file's 1.3805 parses to the same double; the shifted constant term cancels to rounding.
   CHECK(m->eq_data[mjNEQDATA * e + 1] == Approx(1.3805).epsilon(1e-14));
   CHECK(std::fabs(m->eq_data[mjNEQDATA * e]) < 1e-12);
   // The committed model is what make-hand writes today.
@@ -188,6 +191,7 @@ TEST_CASE("A coupling that leaves a joint range is rejected naming instance and 
   CHECK_FALSE(check_coupling_range(coupling_law({0.0, 1.0}), -1, 1, -1, 1).violated);
   const RangeViolation v = check_coupling_range(coupling_law({0.5, 0.0, -4.0}), -0.5, 0.5, -1.2, 0.4);
   CHECK(v.violated);
+  // Bisection to ~1e-21 of the grid cell at 0 (coupling_law.cc); 0.5 - 4 x^2 there: rounding.
   CHECK(v.driver == Approx(0.0).margin(1e-9));  // interior maximum, not an endpoint
   CHECK(v.value == Approx(0.5).margin(1e-12));
   CHECK(check_coupling_range(quad, -0.1, 0.1, -1, 1).violated == false);
@@ -249,6 +253,7 @@ TEST_CASE("A coupling that leaves a joint range is rejected naming instance and 
 
 TEST_CASE("joint_signal writes the actuator sensor value M and inverts the BERUL mapping", "[coupling]") {
   const LinearSensorModel s = kBerulThumbSensor;
+  // The linear map and its inverse with 4-digit coefficients: rounding only.
   for (double M : {0.0, -0.2, -0.4, -0.6}) CHECK(s.signal(s.angle(M)) == Approx(M).margin(1e-14));
   CHECK(s.angle(-0.6) == Approx(0.13354).epsilon(1e-12));
   std::string xml = mjhand_test::read_all(source_path("models/berul_thumb.xml"));
@@ -265,7 +270,7 @@ TEST_CASE("joint_signal writes the actuator sensor value M and inverts the BERUL
   d->qpos[m->jnt_qposadr[j4]] = 0.1;
   mj_forward(m.get(), d.get());
   const double theta = 0.1 + dh_angle_offset(m.get(), j4);
-  CHECK(d->sensordata[0] == Approx((theta + 0.0419) / -0.2924).epsilon(1e-14));
+  CHECK(d->sensordata[0] == Approx((theta + 0.0419) / -0.2924).epsilon(1e-14));  // rounding
   std::string zero = xml;
   const std::string gain = "<config key=\"gain\" value=\"-0.2924\"/>";
   zero.replace(zero.find(gain), gain.size(), "<config key=\"gain\" value=\"0\"/>");
@@ -286,7 +291,8 @@ TEST_CASE("BERUL scene closes to M = -0.6 and its joint_signal sensors report M 
     REQUIRE(s >= 0);
     const double M = d->sensordata[m->sensor_adr[s]];
     INFO(mc.chain.name);
-    CHECK(M == Approx(kBerulThumbSensor.signal(theta1)).margin(1e-12));
+    CHECK(M == Approx(kBerulThumbSensor.signal(theta1)).margin(1e-12));  // the same map
+    // docs/berul-coupling.md: -0.61 to -0.63 at the end.
     CHECK(M == Approx(-0.6).margin(0.05));  // the servo target; gravity pulls a little further
   }
 }
