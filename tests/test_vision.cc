@@ -59,7 +59,7 @@ const unsigned char kColours[5][3] = {{0, 230, 0}, {230, 0, 0}, {0, 0, 230}, {23
 
 TEST_CASE("vision: HSV conversion and the five marker colour rules", "[vision]") {
   const Hsv red = to_hsv(255, 0, 0), yellow = to_hsv(200, 200, 0), blue = to_hsv(0, 0, 128);
-  CHECK(red.h == Approx(0.0).margin(1e-12));
+  CHECK(red.h == Approx(0.0).margin(1e-12));  // g = b: exactly 0
   CHECK(red.s == Approx(1.0));
   CHECK(yellow.h == Approx(60.0));
   CHECK(yellow.v == Approx(200.0 / 255.0));
@@ -114,7 +114,7 @@ TEST_CASE("vision: patches and exact centres of gravity on a synthetic image", "
 TEST_CASE("vision: eq 1 recovers signed joint angles from marker positions", "[vision]") {
   // Straight chain: captured 180 deg, theta 0.
   CHECK(captured_angle({0, 0}, {10, 0}, {20, 0}) == Approx(M_PI));
-  CHECK(angle_from_captured(M_PI) == Approx(0.0).margin(1e-15));
+  CHECK(angle_from_captured(M_PI) == Approx(0.0).margin(1e-15));  // pi - pi
   // Right angle, next link turned counter-clockwise on screen (image y down: "up" is -y): captured 90 deg, theta
   // = 180 - 90 = 90 deg.
   CHECK(captured_angle({0, 0}, {10, 0}, {10, -10}) == Approx(M_PI / 2));
@@ -127,6 +127,7 @@ TEST_CASE("vision: eq 1 recovers signed joint angles from marker positions", "[v
   for (const std::array<double, 3> theta : {std::array<double, 3>{0.2, 1.2189, 1.5821}, {-0.1, 0.9, -0.3}}) {
     for (double heading : {0.0, 2.0, -2.8}) {
       const std::array<double, 3> got = chain_angles(chain_points(heading, theta, len));
+      // atan2 of ~100 px coordinates and back: rounding only.
       for (int k = 0; k < 3; ++k) CHECK(got[k] == Approx(theta[k]).margin(1e-12));
     }
   }
@@ -148,7 +149,8 @@ TEST_CASE("vision: markers drawn at a chain's joints give its angles, a missing 
   const std::array<double, 3> exact = chain_angles(p);
   for (int k = 0; k < 3; ++k) {
     CHECK(me.blob[k].cx == p[k].x);
-    CHECK(me.theta[k] == Approx(exact[k]).margin(1e-12));
+    CHECK(me.theta[k] == Approx(exact[k]).margin(1e-12));  // the same points: rounding
+    // The rounded centres move the angles by 3.0e-3, 7.2e-3, 1.1e-3 rad here (chain_points above).
     CHECK(me.theta[k] == Approx(theta[k]).margin(0.02));  // rounding the centres to pixels
   }
   disc(img, static_cast<int>(p[1].x), static_cast<int>(p[1].y), 6, 120, 120, 120);  // paint red over in grey
@@ -169,6 +171,7 @@ TEST_CASE("vision: the marker model carries eqs 4-5 in its joint equalities", "[
   CHECK(m->actuator_trnid[2 * f.actuator] == f.chain.joint_ids[0]);
   const mjhand::CouplingLaw l21 = equality_law(m.get(), f, 0), l32 = equality_law(m.get(), f, 1);
   for (int k = 0; k < 2; ++k) {
+    // polycoef and the DH offsets print the laws' digits: the round trip is rounding (loose).
     CHECK(l21.c[k] == Approx(mjhand::kBerulTheta2.c[k]).margin(1e-9));
     CHECK(l32.c[k] == Approx(mjhand::kBerulTheta3.c[k]).margin(1e-9));
   }
@@ -179,7 +182,7 @@ TEST_CASE("vision: the marker model carries eqs 4-5 in its joint equalities", "[
   mj_forward(m.get(), d.get());
   const std::array<double, 3> t = finger_angles(f, d.get());
   // MuJoCo's residual of equality 0 is q2 - poly(q1); in DH angles the same number is theta_2 - law(theta_1).
-  CHECK(d->efc_pos[0] == Approx(t[1] - l21.value(t[0])).margin(1e-12));
+  CHECK(d->efc_pos[0] == Approx(t[1] - l21.value(t[0])).margin(1e-12));  // the same residual
   CHECK_THROWS_WITH(find_marker_finger(m.get(), "thumb"),
                     Catch::Contains("no finger 'thumb'") && Catch::Contains("index"));
 }
