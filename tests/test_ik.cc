@@ -65,9 +65,10 @@ TEST_CASE("e_GRASP geometric IK: every branch reproduces the target, the generat
     bool found = false;
     for (int i = 0; i < res.count; ++i) {
       const EGraspIkSolution& s = res.solutions[i];
-      REQUIRE((fk(c, s.q.data()).translation() - target).norm() < 1e-10);
-      REQUIRE(s.within_limits == in_limits(f, s.q, 1e-9));
+      REQUIRE((fk(c, s.q.data()).translation() - target).norm() < 1e-10);  // position_tol 1e-10 m (egrasp_ik.h)
+      REQUIRE(s.within_limits == in_limits(f, s.q, 1e-9));  // the IK's limit_tol
       REQUIRE(s.elbow == (s.q[2] >= 0 ? 1 : -1));
+      // acos near a straight finger loses half the digits (~sqrt(1e-16) = 1e-8 rad): 1e-7 finds the branch.
       if (angle_distance(s.q, q) < 1e-7) {
         found = true;
         if (in_limits(f, q)) REQUIRE(s.within_limits);
@@ -78,7 +79,7 @@ TEST_CASE("e_GRASP geometric IK: every branch reproduces the target, the generat
     REQUIRE(found);
     // Elbow pairs of one theta1 branch share q1 and mirror q3.
     REQUIRE(res.solutions[0].q[0] == res.solutions[1].q[0]);
-    REQUIRE(res.solutions[0].q[2] == Approx(-res.solutions[1].q[2]).margin(1e-12));
+    REQUIRE(res.solutions[0].q[2] == Approx(-res.solutions[1].q[2]).margin(1e-12));  // +-acos of one value
     if (in_limits(f, q)) REQUIRE(res.count_within_limits() >= 1);
   }
   REQUIRE(reversed_seen > 100);  // the theta1 + pi branch is really produced and verified
@@ -95,6 +96,7 @@ TEST_CASE("e_GRASP geometric IK: theta1 at C1 = 0 and on the joint-1 axis", "[ik
   const Eigen::Vector3d target = fk(c, q.data()).translation();
   EGraspIkResult res = egrasp_ik_position(f, target);
   REQUIRE(res.status == EGraspIkStatus::kOk);
+  // Far from singular: atan2/acos rounding (~1e-15 rad); 1e-12 is room.
   REQUIRE(angle_distance(res.solutions[1].q, q) < 1e-12);  // forward reach, elbow with q3 < 0 like the generator
   REQUIRE(res.solutions[0].q[2] == Approx(0.4).margin(1e-12));
 
@@ -104,6 +106,7 @@ TEST_CASE("e_GRASP geometric IK: theta1 at C1 = 0 and on the joint-1 axis", "[ik
   REQUIRE(res.status == EGraspIkStatus::kTheta1Undetermined);
   REQUIRE(res.count == 4);
   REQUIRE(res.solutions[0].q[0] == 0.0);
+  // Tips of O(0.1 m): rounding only.
   for (int i = 0; i < res.count; ++i)
     REQUIRE((fk(c, res.solutions[i].q.data()).translation() - on_axis).norm() < 1e-12);
   f.lower[0] = 0.1;
@@ -128,6 +131,7 @@ TEST_CASE("e_GRASP geometric IK: unreachable targets carry a reason", "[ik]") {
   REQUIRE(res.status == EGraspIkStatus::kOk);
   REQUIRE(res.count == 1);
   REQUIRE(res.solutions[0].q[2] == 0.0);
+  // The 1e-13 overshoot (7.5e-15 m) snapped, plus rounding.
   REQUIRE((fk(egrasp_chain(f), res.solutions[0].q.data()).translation() - edge).norm() < 1e-12);
   res = egrasp_ik_position(f, joint2 + dir * reach * (1 + 1e-6));
   REQUIRE(res.status == EGraspIkStatus::kBeyondReach);
@@ -164,6 +168,7 @@ TEST_CASE("e_GRASP algebraic pose IK round trip, including C1 = 0 and the joint-
     const EGraspIkResult res = egrasp_ik_pose(f, pose);
     REQUIRE(res.status == EGraspIkStatus::kOk);
     REQUIRE(res.count == 1);
+    // atan2 of rotation entries: rounding, loosely bounded; position_tol and limit_tol (egrasp_ik.h) below.
     REQUIRE(angle_distance(res.solutions[0].q, q) < 1e-9);
     REQUIRE(res.solutions[0].within_limits == in_limits(f, res.solutions[0].q, 1e-9));
     REQUIRE((fk(c, res.solutions[0].q.data()).matrix() - pose.matrix()).cwiseAbs().maxCoeff() < 1e-10);
@@ -209,6 +214,7 @@ TEST_CASE("DLS IK reaches random in-limit targets of the e_GRASP finger from the
     const DlsResult r = dls_ik_position(c, target, q.data(), ws);
     INFO("k = " << k << " q_true = " << q_true[0] << ", " << q_true[1] << ", " << q_true[2]);
     REQUIRE(r.converged);
+    // DlsOptions::tolerance = 1e-10 m (dls_ik.h).
     REQUIRE(r.error < 1e-10);
     REQUIRE(in_limits(f, q));
     REQUIRE((fk(c, q.data()).translation() - target).norm() < 1e-10);
@@ -272,6 +278,7 @@ TEST_CASE("DLS IK reports non-convergence beyond reach and honours its options",
   r = dls_ik_position(c, Eigen::Vector3d(0.05, 0.04, 0.03), q.data(), ws, opt);
   REQUIRE(r.iterations == 1);
   REQUIRE_FALSE(r.converged);
+  // max_step 0.01 plus the rounding of q - 0.3.
   REQUIRE(std::abs(q[0]) <= 0.01 + 1e-15);
   REQUIRE(std::abs(q[1] - 0.3) <= 0.01 + 1e-15);
   REQUIRE(std::abs(q[2] - 0.3) <= 0.01 + 1e-15);
@@ -306,6 +313,7 @@ TEST_CASE("DLS IK solves full poses: consistent e_GRASP poses and a general 6-jo
     const DlsResult r = dls_ik_pose(arm, target, q, aws);
     REQUIRE(r.converged);
     const Eigen::Isometry3d got = fk(arm, q);
+    // tolerance 1e-10 m with orientation_weight 0.05 m/rad (dls_ik.h): rotation error < 2e-9 rad.
     REQUIRE((got.translation() - target.translation()).norm() < 1e-10);
     REQUIRE((got.linear() - target.linear()).cwiseAbs().maxCoeff() < 1e-8);
     REQUIRE(r.orientation_error < 1e-8);
