@@ -26,6 +26,10 @@ def _campaign(path):
     return _campaigns[key]
 
 
+def _alive_nodes(ray):
+    return sum(1 for n in ray.nodes() if n["Alive"])
+
+
 def _rollout(path, cwd, index):
     """The Ray task: one rollout, returned as its file text (nothing is written on the worker)."""
     os.chdir(cwd)  # relative paths of the campaign resolve as on the driver
@@ -40,10 +44,12 @@ class _Bar:
         self.total, self.enabled, self.t0, self.last = total, enabled and total > 0, time.monotonic(), 0.0
 
     def show(self, nodes, done, failed, steps, final=False):
+        """nodes: a callable giving the alive node count (a query of the cluster: asked only when the line is drawn)."""
         now = time.monotonic()
         if not self.enabled or (not final and now - self.last < 0.5):
             return
         self.last = now
+        nodes = nodes()
         rate = steps / max(now - self.t0, 1e-9)
         sys.stderr.write(f"\r[ray] {nodes} node(s) | {done}/{self.total} rollouts | {failed} failed | "
                          f"{rate:,.0f} steps/s" + ("\n" if final else ""))
@@ -72,8 +78,9 @@ def run(path, address="auto", shard_index=0, shard_count=1, max_retries=3, progr
             ray.init(log_to_driver=False, logging_level="ERROR", include_dashboard=False)
         else:
             ray.init(address=address, log_to_driver=False, logging_level="ERROR")
+    pending = {}
     try:
-        report["nodes"] = sum(1 for n in ray.nodes() if n["Alive"])
+        report["nodes"] = _alive_nodes(ray)
         task = ray.remote(num_cpus=num_cpus_per_task, max_retries=max_retries)(_rollout)
         pending = {task.remote(path, os.getcwd(), i): i for i in todo}
         bar = _Bar(len(todo), progress)
@@ -89,10 +96,9 @@ def run(path, address="auto", shard_index=0, shard_count=1, max_retries=3, progr
                 report["steps"] += steps
                 if on_result:
                     on_result(index, status)
-            bar.show(sum(1 for n in ray.nodes() if n["Alive"]) if ready else report["nodes"], done,
-                     report["failed"], report["steps"], final=not pending)
+            bar.show(lambda: _alive_nodes(ray), done, report["failed"], report["steps"], final=not pending)
     except BaseException:
-        for ref in list(locals().get("pending", {})):
+        for ref in pending:
             ray.cancel(ref, force=True)
         raise
     finally:

@@ -29,6 +29,10 @@ const RolloutSpec& spec_at(const PyCampaign& pc, int index) {
   return pc.specs[index];
 }
 
+void check_shard(int index, int count) {
+  if (count < 1 || index < 0 || index >= count) throw nb::value_error("shard must satisfy 0 <= index < count");
+}
+
 const char* status_name(RolloutResult::Status s) {
   return s == RolloutResult::Status::kOk ? "ok" : s == RolloutResult::Status::kFailed ? "failed" : "discarded";
 }
@@ -64,9 +68,7 @@ void bind_batch(nb::module_& m) {
 
   m.def("plan_campaign",
         [](const PyCampaign& p, int shard_index, int shard_count) {
-          if (shard_count < 1 || shard_index < 0 || shard_index >= shard_count) {
-            throw nb::value_error("shard must satisfy 0 <= index < count");
-          }
+          check_shard(shard_index, shard_count);
           std::vector<std::pair<int, bool>> out;
           for (const auto& [spec, done] : batch::plan_campaign(p.c, shard_index, shard_count)) out.push_back({spec.index, done});
           return out;
@@ -77,9 +79,7 @@ void bind_batch(nb::module_& m) {
   m.def("run_campaign",
         [](const PyCampaign& p, int threads, int shard_index, int shard_count, bool retry_failed) {
           if (threads < 0) throw nb::value_error("threads must be >= 0 (0: every core)");
-          if (shard_count < 1 || shard_index < 0 || shard_index >= shard_count) {
-            throw nb::value_error("shard must satisfy 0 <= index < count");
-          }
+          check_shard(shard_index, shard_count);
           BatchOptions o;
           o.threads = threads;
           o.shard_index = shard_index;

@@ -25,3 +25,27 @@ def run_python(code, timeout=300, env=None):
     import subprocess
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, env=env,
                           cwd=SOURCE)
+
+
+@pytest.fixture(scope="session")
+def settled():
+    """models/grasp_sensor_scene.xml as `mjhand analyze --settle 2` leaves it: mj_forward, 1000 mj_step (2 s at 2 ms:
+    the posture servos close the four fingers on the ball), mj_forward. Shared: tests must not change it."""
+    import mujoco
+    m = mujoco.MjModel.from_xml_path(model("grasp_sensor_scene.xml"))
+    d = mujoco.MjData(m)
+    mujoco.mj_forward(m, d)
+    for _ in range(1000):
+        mujoco.mj_step(m, d)
+    mujoco.mj_forward(m, d)
+    return m, d
+
+
+@pytest.fixture(scope="session")
+def report():
+    """The C++ CLI's analysis of the same state (`python -m mjhand analyze ... --settle 2 --json`), run once."""
+    import json
+    import subprocess
+    r = subprocess.run([sys.executable, "-m", "mjhand", "analyze", model("grasp_sensor_scene.xml"), "--settle", "2",
+                        "--json"], capture_output=True, text=True, timeout=300, check=True)
+    return json.loads(r.stdout)

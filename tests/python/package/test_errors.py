@@ -8,12 +8,8 @@ from conftest import model
 
 
 @pytest.fixture(scope="module")
-def scene():
-    m = mujoco.MjModel.from_xml_path(model("grasp_sensor_scene.xml"))
-    d = mujoco.MjData(m)
-    for _ in range(1000):
-        mujoco.mj_step(m, d)
-    return m, d
+def scene(settled):  # the closed grasp of models/grasp_sensor_scene.xml (conftest.py)
+    return settled
 
 
 def test_wrong_object_types(scene):

@@ -1,37 +1,10 @@
 """Grasp bindings cross-checked against the C++ CLI (`python -m mjhand analyze --json`, mjhand's own report path) and
 against MuJoCo's functions (mj_jac, mj_contactForce) computed here in NumPy."""
-import json
-import subprocess
-import sys
-
 import mujoco
 import numpy as np
 import pytest
 
 import mjhand
-from conftest import model
-
-SCENE = model("grasp_sensor_scene.xml")
-SETTLE_STEPS = 1000  # 2 s at 2 ms: the posture servos close the four fingers on the ball
-
-
-@pytest.fixture(scope="module")
-def settled():
-    """The scene as `mjhand analyze --settle 2` leaves it: mj_forward, 1000 mj_step, mj_forward."""
-    m = mujoco.MjModel.from_xml_path(SCENE)
-    d = mujoco.MjData(m)
-    mujoco.mj_forward(m, d)
-    for _ in range(SETTLE_STEPS):
-        mujoco.mj_step(m, d)
-    mujoco.mj_forward(m, d)
-    return m, d
-
-
-@pytest.fixture(scope="module")
-def report():
-    r = subprocess.run([sys.executable, "-m", "mjhand", "analyze", SCENE, "--settle", "2", "--json"],
-                       capture_output=True, text=True, timeout=300, check=True)
-    return json.loads(r.stdout)
 
 
 def test_same_state_as_the_cli(settled, report):

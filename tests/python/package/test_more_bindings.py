@@ -1,5 +1,4 @@
 """The remaining bindings, each against the CLI's C++ result for the same state or an independent NumPy computation."""
-import json
 import os
 import subprocess
 import sys
@@ -11,25 +10,12 @@ import pytest
 import mjhand
 from conftest import SOURCE, model
 
-SCENE = model("grasp_sensor_scene.xml")
 
 
 @pytest.fixture(scope="module")
-def grasp():
-    m = mujoco.MjModel.from_xml_path(SCENE)
-    d = mujoco.MjData(m)
-    mujoco.mj_forward(m, d)
-    for _ in range(1000):
-        mujoco.mj_step(m, d)
-    mujoco.mj_forward(m, d)
+def grasp(settled):
+    m, d = settled
     return mjhand.grasp(m, d, object="ball")
-
-
-@pytest.fixture(scope="module")
-def report():
-    r = subprocess.run([sys.executable, "-m", "mjhand", "analyze", SCENE, "--settle", "2", "--json"],
-                       capture_output=True, text=True, timeout=300, check=True)
-    return json.loads(r.stdout)
 
 
 def test_min_norm_forces_equal_the_cli(grasp, report):
