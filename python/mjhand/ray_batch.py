@@ -130,6 +130,7 @@ def main(argv):
     except (ValueError, OSError, RuntimeError, ConnectionError) as e:  # bad campaign, unwritable output, no cluster
         print(f"mjhand batch: error: {e}", file=sys.stderr)
         return 1
-    print(f"{r['ok']} ok, {r['failed']} failed, {r['skipped']} already done of {r['selected']} on {r['nodes']} "
-          f"node(s); summary: {r['summary']}")
+    where = f"on {r['nodes']} node(s)" if r["nodes"] else "nothing left to run, no cluster started"
+    print(f"{r['ok']} ok, {r['failed']} failed, {r['skipped']} already done of {r['selected']} ({where}); "
+          f"summary: {r['summary']}")
     return 0  # as mjhand batch: every rollout has a result (failed ones included: see summary.csv)

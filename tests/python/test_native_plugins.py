@@ -5,12 +5,12 @@ MJHAND_PLUGIN_LIBRARY, MJHAND_CLI, MJHAND_SOURCE_DIR.
 """
 import csv
 import os
-import re
 import subprocess
 
 import mujoco
 import numpy as np
 import pytest
+from readme_blocks import readme_python_block
 
 SOURCE = os.environ.get("MJHAND_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 LIBRARY = os.environ["MJHAND_PLUGIN_LIBRARY"]
@@ -20,17 +20,8 @@ SCENE = os.path.join(SOURCE, "models", "grasp_sensor_scene.xml")
 mujoco.mj_loadPluginLibrary(LIBRARY)
 
 
-def readme_python_snippet():
-    """The README's Python example (the block after 'From Python'), so the test runs what users copy."""
-    with open(os.path.join(SOURCE, "README.md")) as f:
-        text = f.read()
-    match = re.search(r"### From Python.*?```python\n(.*?)```", text, re.S)
-    assert match, "README.md has no '### From Python' section with a python block"
-    return match.group(1)
-
-
 def test_readme_snippet_runs_with_plugins_live(tmp_path):
-    code = readme_python_snippet().replace("build/lib/libmjhand_plugins.so", LIBRARY)
+    code = readme_python_block("### From Python").replace("build/lib/libmjhand_plugins.so", LIBRARY)
     code = code.replace("models/grasp_sensor_scene.xml", SCENE)
     scope = {}
     exec(compile(code, "README.md", "exec"), scope)

@@ -1,7 +1,6 @@
 """`import mjhand`: one libmujoco shared with `mujoco`, the plugins registered by the package, the README example,
 the pins, and refusal of a second mjhand copy."""
 import os
-import re
 import subprocess
 import sys
 import tomllib
@@ -12,6 +11,9 @@ import pytest
 
 import mjhand
 from conftest import SOURCE, model, run_python
+
+sys.path.insert(0, os.path.join(SOURCE, "tests", "python"))  # the README block reader shared with tests/python
+from readme_blocks import readme_python_block  # noqa: E402
 
 
 def mapped_libmujoco():
@@ -36,16 +38,8 @@ def test_the_package_registered_the_plugins():
     assert m.nplugin >= 1
 
 
-def readme_package_snippet():
-    with open(os.path.join(SOURCE, "README.md")) as f:
-        text = f.read()
-    match = re.search(r"### Python package.*?```python\n(.*?)```", text, re.S)
-    assert match, "README.md has no '### Python package' section with a python block"
-    return match.group(1)
-
-
 def test_readme_python_example_runs():
-    r = run_python(readme_package_snippet())
+    r = run_python(readme_python_block("### Python package"))
     assert r.returncode == 0, r.stderr
     # the example prints the grasp's sigma_min(G), isotropy and epsilon: the hand holds the ball in force closure
     lines = [l for l in r.stdout.splitlines() if l.strip()]

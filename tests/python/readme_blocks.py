@@ -1,0 +1,14 @@
+"""The README's code blocks, so tests run what users copy (shared by tests/python and tests/python/package)."""
+import os
+import re
+
+SOURCE = os.environ.get("MJHAND_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def readme_python_block(heading):
+    """The first ```python block after the README heading `heading` (e.g. "### From Python")."""
+    with open(os.path.join(SOURCE, "README.md")) as f:
+        text = f.read()
+    match = re.search(re.escape(heading) + r".*?```python\n(.*?)```", text, re.S)
+    assert match, f"README.md has no '{heading}' section with a python block"
+    return match.group(1)
