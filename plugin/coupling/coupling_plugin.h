@@ -13,10 +13,18 @@
 namespace mjhand {
 
 // Keys: joint=J (driven) driver=J coef=c0,c1[,c2,c3,c4] (theta_joint = sum c_k theta_driver^k, rad)
-// stiffness=K [N m/rad] damping=B [N m s/rad] (default 0) angles=qpos|dh (default qpos: theta = qpos; dh: theta =
-// qpos + the joint's DH theta offset, read from the chains a generated hand embeds, so the law is the paper's).
+// angles=qpos|dh (default qpos: theta = qpos; dh: theta = qpos + the joint's DH theta offset, read from the chains a
+// generated hand embeds, so the law is the paper's). Gains, absolute or scale-free: stiffness=K [N m/rad] or
+// frequency=F [Hz] (K = I (2 pi F)^2), damping=B [N m s/rad] (default 0) or damping_ratio=Z (B = 2 Z sqrt(K I)),
+// I = 1 / (J M^-1 J^T) the coupling coordinate's inertia at qpos0. integration=explicit (default; refused when
+// (h^2 K + 2 h B) / I > 2, half the stability limit) | implicit (backward Euler on the coupling coordinate: stable for
+// any gains, static stiffness K / (1 + h (B + h K) / I)).
 // Attach fails when, over the driver's range, the law drives the joint outside its range.
 std::unique_ptr<Plugin> make_coupling_plugin(const mjModel* m, const Config& cfg);
+
+// w = J M^-1 J^T, J = e_vy - slope e_vx: the inverse inertia of the coupling coordinate q_y - law(q_x), from
+// MuJoCo's factorised mass matrix in d (valid after the position stage). Uses d's stack; no heap allocation.
+double coupling_inverse_inertia(const mjModel* m, mjData* d, int vy, int vx, double slope);
 
 // Offset between a joint's DH angle and its qpos (the DH row's theta) in a generated hand; throws
 // std::runtime_error when the joint belongs to no embedded chain.

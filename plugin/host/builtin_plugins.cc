@@ -53,7 +53,7 @@ void register_builtin_plugins(PluginRegistry& registry) {
   add(registry, kCapControl, {"hand_object", "grasped-object pose control: Cartesian PID, G^+ W + squeeze", make_hand_object_plugin,
                 {"object", "fingers", "tips", "palm", "trajectory", "start", "center", "amplitude", "frequency", "phase_deg", "rot_axis", "rot_amplitude_deg", "rot_phase_deg", "ramp", "kp", "kd", "ki", "kp_rot", "kd_rot", "ki_rot", "integral_limit", "integral_limit_rot", "approach_force", "min_normal_force", "friction_scale", "finger_acceleration", "compensate_passive", "lp_fallback"}});
   add(registry, kCapPassive, {"coupling", "underactuated linkage as a stiff passive spring-damper toward theta_y = poly(theta_x)", make_coupling_plugin,
-                {"driver", "joint", "coef", "angles", "stiffness", "damping"}});
+                {"driver", "joint", "coef", "angles", "stiffness", "damping", "frequency", "damping_ratio", "integration"}});
   add(registry, kCapSensor, {"joint_signal", "linear actuator-sensor model: writes M = (theta - offset) / gain into a user sensor", make_joint_signal_plugin,
                 {"joint", "sensor", "gain", "offset", "angles"}, mjSTAGE_POS, false, 1});
   // Samples the step's contact forces in advance, so it needs no acceleration stage (docs/scenes.md).
