@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 #include <sys/wait.h>
@@ -84,7 +85,14 @@ std::string read_all(const std::string& path) {
 }
 
 std::string fresh_temp_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("mjhand_test_" + name);
+  // Named per build tree: two checkouts (worktrees, CI and a developer) running ctest at once must not remove each
+  // other's files; within one tree every case passes its own name.
+#ifdef MJHAND_BINARY_DIR
+  const std::string tree = std::to_string(std::hash<std::string>{}(MJHAND_BINARY_DIR) % 1000000007u) + "_";
+#else
+  const std::string tree = std::to_string(::getpid()) + "_";
+#endif
+  const auto dir = std::filesystem::temp_directory_path() / ("mjhand_test_" + tree + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();
