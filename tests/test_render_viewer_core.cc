@@ -213,6 +213,7 @@ TEST_CASE("viewer targets: DLS x, y, z reaches MuJoCo's site and becomes the pos
   for (int i = 0; i < 3; ++i) f.input[i] = target[i];
   REQUIRE(t.solve(s.m(), s.d(), 0));
   t.set_pose(s, 0);
+  // DLS stops at 1e-10 m (dls_ik.h); MuJoCo's FK of the same q adds rounding; 1e-7 is loose
   for (int i = 0; i < 3; ++i) CHECK(s.d()->site_xpos[3 * f.chain.tip_site + i] == Approx(target[i]).margin(1e-7));
   // Sending: posture 'close' drives every actuator (actuators=all); entries 0..2 (f1's joints) are replaced.
   const std::string msg = t.send(s, 0);
@@ -223,7 +224,9 @@ TEST_CASE("viewer targets: DLS x, y, z reaches MuJoCo's site and becomes the pos
   std::string item;
   while (std::getline(ss, item, ',')) vals.push_back(std::stod(item));
   REQUIRE(vals.size() == static_cast<size_t>(s.m()->nu));
+  // the target text is %.9g: 5e-10 for |q| < 1
   for (int i = 0; i < 3; ++i) CHECK(vals[i] == Approx(f.q[i]).margin(1e-8));
+  // -0.7 parsed back from the text it came from: equal
   CHECK(vals[4] == Approx(-0.7));  // other fingers keep the file's values
   // With the instance off nothing holds a position target: the hand's actuators are the instance's own servos
   // (native plugin actuators), not MuJoCo position actuators whose ctrl could take it.
@@ -238,7 +241,7 @@ TEST_CASE("viewer targets: DLS x, y, z reaches MuJoCo's site and becomes the pos
   for (int i = 0; i < 3; ++i) g.input[i] = target[i];
   REQUIRE(tp.solve(plain.m(), plain.d(), 0));
   CHECK(tp.send(plain, 0) == "position actuators set");
-  for (int i = 0; i < 3; ++i) CHECK(plain.d()->ctrl[i] == Approx(g.q[i]).margin(1e-12));
+  for (int i = 0; i < 3; ++i) CHECK(plain.d()->ctrl[i] == Approx(g.q[i]).margin(1e-12));  // ctrl is q copied
 }
 
 TEST_CASE("viewer metrics: the grasp box agrees with the grasp_analysis sensor", "[viewer]") {
@@ -255,6 +258,7 @@ TEST_CASE("viewer metrics: the grasp box agrees with the grasp_analysis sensor",
   const mjtNum* out = s.d()->sensordata + s.m()->sensor_adr[sid];
   CHECK(gm.contacts == static_cast<int>(out[0]));
   CHECK(gm.contacts >= 1);
+  // grasp_sigma_min on the same contacts' G as the sensor's: equal up to rounding; 1e-9 is loose
   CHECK(gm.sigma_min == Approx(out[1]).margin(1e-9));
   CHECK((gm.closure == "yes") == (out[3] > 0.5));
   CHECK(g.text().find("sigma_min") != std::string::npos);
