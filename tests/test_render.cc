@@ -68,7 +68,7 @@ TEST_CASE("render: the image follows the state and is stored top row first", "[r
   mj_forward(m.get(), d.get());
   r.render(d.get(), CameraView::named("front"), img);
   CHECK(red_share(img, 0, 60) < 0.005);
-  CHECK(red_share(img, 60, 120) > 0.05);
+  CHECK(red_share(img, 60, 120) > 0.05);  // mirrored: as above
   // mirror images up to rasterisation: a horizontal edge (32 px wide) a row either way is 32/9600 = 0.0033 of
   // the half; 0.02 is a few such rows
   // Symmetric positions give mirror-image red areas.
