@@ -171,7 +171,7 @@ TEST_CASE("batch rollout CSV of a grasp scenario names every contact channel and
     }
     INFO(ch);
     CHECK(logged >= t - 5e-5);  // %.4f in the summary
-    CHECK(logged <= t + 5e-4 + 5e-5);
+    CHECK(logged <= t + 5e-4 + 5e-5);  // + one 0.5-ms sample period
   }
   int ever_on = 0;
   for (const std::string& ch : channels) {
@@ -203,6 +203,7 @@ TEST_CASE("batch rollout CSV of a grasp scenario names every contact channel and
     CHECK(r[x + 2] == r[qx + 2]);
     const double w = r[s.col("object:qw")], i = r[s.col("object:qx")], j = r[s.col("object:qy")],
                  k = r[s.col("object:qz")];
+    // %.17g columns: the identities hold to rounding of a few products of unit-quaternion entries (~1e-16)
     const double rz = r[s.col("object:rz")], ry = r[s.col("object:ry")], rx = r[s.col("object:rx")];
     // R(q) entries against Rz(rz) Ry(ry) Rx(rx): R20 = -sin(ry), R10 = cos(ry) sin(rz), R21 = cos(ry) sin(rx).
     CHECK(2 * (i * k - w * j) == Approx(-std::sin(ry)).margin(1e-12));
@@ -304,6 +305,7 @@ TEST_CASE("batch builds a scene-description model per grid value with the contac
     return -std::stod(xml.substr(at + 8));
   };
   CHECK_THAT(specs[1].model_text, Catch::Contains("density=\"19250\""));
+  // solref printed exactly (format_exact): (1 - d) K / m at two masses, rounding; 1e-9 is loose
   CHECK(s0(specs[1].model_text) / s0(specs[0].model_text) == Approx(700.0 / 19250).epsilon(1e-9));
   CHECK(specs[2].model_text.find("<mujoco") == std::string::npos);
   CHECK_THAT(specs[2].model_error, Catch::Contains("power_sphere.yaml:") && Catch::Contains("objects[0].density"));

@@ -17,6 +17,8 @@
 using namespace mjhand;
 
 namespace {
+// DH FK vs MuJoCo's quaternion FK of the same shortest-round-trip numbers, free palms placed up to a few m away:
+// rounding ~1e-15; 1e-9 is loose
 constexpr double kTol = 1e-9;
 
 // Random joint values within limits (unlimited hinges over a full turn), random free-joint poses.
@@ -178,6 +180,7 @@ TEST_CASE("modified DH, prismatic joints, tool offsets and a free palm also matc
   mj_kinematics(m.get(), d.get());
   set_world_bases(m.get(), d.get(), chains);
   const std::vector<Chain> expected = hand_chains(spec);
+  // the spec's base vs MuJoCo's composition of the written body poses: rounding of O(1) products
   for (std::size_t i = 0; i < chains.size(); ++i) {
     CHECK((chains[i].chain.base.matrix() - expected[i].base.matrix()).cwiseAbs().maxCoeff() < 1e-12);
   }
@@ -191,6 +194,7 @@ TEST_CASE("fixed palm: model-constant bases equal the mjData ones", "[hand]") {
   set_world_bases(m.get(), nullptr, from_model);
   set_world_bases(m.get(), d.get(), from_data);
   REQUIRE(from_model.size() == 4);
+  // body_pos/quat composed by hand vs by mj_kinematics: rounding, ~1e-16
   for (std::size_t i = 0; i < from_model.size(); ++i) {
     CHECK((from_model[i].chain.base.matrix() - from_data[i].chain.base.matrix()).cwiseAbs().maxCoeff() < 1e-14);
   }

@@ -50,15 +50,18 @@ TEST_CASE("current study: computed torque tracks the paper's trajectories, the e
     CHECK(slow.time.size() == 101);
     CHECK(fast.time.size() == 1001);
     // Small against the 90 deg move, and a hold error: first order in the update period (10x faster, ~10x smaller).
+    // docs/direct-drive-hand.md: measured 6.3e-4 / 4.6e-3 / 4.2e-3 rad at 100 Hz and ~9x less at 1 kHz
     CHECK(slow.max_tracking_error < 0.01);
     CHECK(fast.max_tracking_error < slow.max_tracking_error / 5);
     // The finger arrives: phi(1 s) = 0 on every joint.
-    CHECK(slow.phi.row(slow.phi.rows() - 1).cwiseAbs().maxCoeff() < 0.01);
+    CHECK(slow.phi.row(slow.phi.rows() - 1).cwiseAbs().maxCoeff() < 0.01);  // the tracking bound above
     // All five fingers have the same parameters and (for g in the finger planes or normal to them) the same load.
+    // identical parameters, frames turned differently: rounding of ~6-A currents; 1e-9 as the docs state
     for (int j = 1; j < 5; ++j) CHECK((slow.max_current.row(j) - slow.max_current.row(0)).norm() < 1e-9);
   }
   const mjhand::CurrentStudyResult cosine = mjhand::run_current_study(find_run("fig4_cosine_palm_up"));
   CHECK(cosine.time.size() == 2001);
+  // docs/direct-drive-hand.md: measured 1.5e-3 rad (palm down)
   CHECK(cosine.max_tracking_error < 0.01);
   // Gravity normal to the finger planes (Figure 2) costs only acceleration: far less than lifting in Figure 3.
   const auto side = mjhand::run_current_study(find_run("fig2_quintic_sideways"));
@@ -95,9 +98,11 @@ TEST_CASE("current study: currents are tau / K_T(phi) and tau is computed torque
       }
       worst_tau = std::max(worst_tau, std::abs(tau - r.torque(k, c)));
       max_tau = std::max(max_tau, std::abs(tau));
+      // the same quintic evaluated twice: rounding
       CHECK(r.phi_desired(k, c) == Approx(q[c]).margin(1e-15));
     }
   }
+  // tau / K_T x K_T: rounding
   CHECK(worst_current < 1e-14);
   CHECK(worst_tau < 1e-9 * max_tau);  // the closed form's agreement with MuJoCo (docs/direct-drive-hand.md)
   // Power is I^2 R(dT) + K_T I phid; the driver current is the required one clipped to +-3 A (and the voltage).
@@ -106,14 +111,16 @@ TEST_CASE("current study: currents are tau / K_T(phi) and tau is computed torque
       const mjhand::CoilLinkPreset& p = mjhand::coil_link_preset(c % 3 + 1);
       const double I = r.current(k, c), kt = kt_poly(c % 3 + 1, r.phi(k, c));
       const double P = I * I * p.R0 * (1 + 0.00393 * r.temperature_rise(k, c)) + kt * I * r.phid(k, c);
+      // the same formula: rounding
       CHECK(r.power(k, c) == Approx(P).epsilon(1e-12));
+      // +1e-15: rounding slack on the clamp
       CHECK(std::abs(r.driver_current(k, c)) <= std::min(3.0, std::abs(I)) + 1e-15);
     }
   }
   CHECK(r.limited_samples > 0);  // palm down link 1 needs ~6 A: above the 3 A driver
   // The coils warm: dT grows monotonically for link 1 while current flows, and matches the thermal model's order.
   CHECK(r.temperature_rise(100, 3) > r.temperature_rise(50, 3));
-  CHECK(r.temperature_rise(100, 3) > 0.5);
+  CHECK(r.temperature_rise(100, 3) > 0.5);  // docs/direct-drive-hand.md: dT_max 5.1 K in this run
 }
 
 TEST_CASE("current study: limiting the plant to the driver's current loses the palm-down trajectory",
@@ -135,6 +142,7 @@ TEST_CASE("current study: static holding currents are G(phi = 0) / K_T(0), G as 
     mj_forward(m.get(), d.get());  // qpos0 = 0: straight fingers at rest, qfrc_bias = G
     for (int i = 0; i < 3; ++i) {
       const double G = std::abs(d->qfrc_bias[3 + i]);  // finger 2
+      // docs/direct-drive-hand.md: section 3.2's G equals qfrc_bias to ~1e-13 (measured); one division after it
       CHECK(rows[i].torque_down == Approx(G).epsilon(1e-9));
       CHECK(rows[i].current_down == Approx(G / kt_poly(i + 1, 0.0)).epsilon(1e-12));
       CHECK(rows[i].current_up == Approx(G / kt_poly(i + 1, 0.0)).epsilon(1e-12));

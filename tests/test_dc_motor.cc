@@ -106,7 +106,7 @@ void simulate_step(double period, double Kp, double r, double duration, const st
   auto d = make_data(m.get());
   t->assign(1, 0.0);
   q->assign(1, 0.0);
-  while (d->time < duration - 1e-12) {
+  while (d->time < duration - 1e-12) {  // above the time sum's rounding, below a step
     mj_step(m.get(), d.get());
     t->push_back(d->time);
     q->push_back(d->qpos[0]);
@@ -120,6 +120,7 @@ TEST_CASE("dc_motor: MuJoCo's actuator_force and qfrc_actuator are the motor equ
   auto m = load_xml_string(joint_xml(""));
   auto d = make_data(m.get());
   const DcMotorParams p = motor();
+  // closed forms of the same few products: rounding
   REQUIRE(p.armature() == Approx(0.003).epsilon(1e-12));
   REQUIRE(p.gain() == Approx(0.5).epsilon(1e-12));                      // ki / (R n)
   REQUIRE(p.damping() == Approx((1e-6 + 0.02 * 0.02 / 2) / 4e-4).epsilon(1e-12));
@@ -130,13 +131,16 @@ TEST_CASE("dc_motor: MuJoCo's actuator_force and qfrc_actuator are the motor equ
     const double expect = p.torque(d->ctrl[0], d->qvel[0]);
     worst = std::max({worst, std::abs(d->actuator_force[0] - expect), std::abs(d->qfrc_actuator[0] - expect)});
     // Eq 26's effective inertia, joint side: (Ja + Jm + n^2 JL) / n^2 = MuJoCo's joint-space inertia.
+    // the same sum: rounding of MuJoCo's armature + body inertia
     REQUIRE(d->M[0] == Approx((p.Ja + p.Jm + p.n * p.n * kJL) / (p.n * p.n)).epsilon(1e-12));
     mj_step(m.get(), d.get());
   }
+  // the motor equation both ways on O(10) inputs: rounding
   REQUIRE(worst < 1e-12);
   REQUIRE(std::abs(d->qvel[0]) > 1);  // the motor did move the joint, so the back-EMF term was exercised
   // Stall: current V / R, torque n-reflected; no-load speed V / kb on the motor side.
-  REQUIRE(p.current(12, 0) == Approx(6));
+  REQUIRE(p.current(12, 0) == Approx(6));  // 12 / 2
+  // two 6-N m terms cancel to 0.03 N m: ~200 eps relative
   REQUIRE(p.torque(12, 12 / p.kb * p.n) == Approx(-p.Bm / (p.n * p.n) * 12 / p.kb * p.n).epsilon(1e-9));
 }
 
@@ -172,6 +176,7 @@ TEST_CASE("PID + dc_motor step response matches the discrete loop (eq 29) and th
   const double Kp = 120, r = 0.1, duration = 0.2;
   const Loop l = loop(Kp);
   // The design point: wn = 140.2 rad/s, zeta = 0.5875 (10.2 % overshoot).
+  // the design point as printed (4 significant digits): half a unit <= 4e-4 relative
   REQUIRE(l.wn() == Approx(140.2).epsilon(1e-3));
   REQUIRE(l.zeta() == Approx(0.5875).epsilon(1e-3));
 
@@ -183,6 +188,7 @@ TEST_CASE("PID + dc_motor step response matches the discrete loop (eq 29) and th
   }
   const StepMetrics model = step_metrics(tc, yc, r);
   // Closed forms for an underdamped second-order system.
+  // the peak sampled every 1e-6 s: (wn dt)^2 ~ 2e-8 relative; 1e-4 is loose
   REQUIRE(model.overshoot == Approx(std::exp(-mjPI * l.zeta() / std::sqrt(1 - l.zeta() * l.zeta()))).epsilon(1e-4));
 
   SECTION("1 kHz sampling: MuJoCo equals eq 29 at the sample instants") {

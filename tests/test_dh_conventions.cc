@@ -86,6 +86,7 @@ TEST_CASE("dh_transform is the textbook matrix of each convention and joint kind
         const double q = random_q(rng, kind);
         INFO(name(c) << (kind == JointKind::kRevolute ? " revolute" : " prismatic") << " a " << l.a << " alpha "
                      << l.alpha << " d " << l.d << " theta " << l.theta << " q " << q);
+        // a few trig products per entry: rounding
         REQUIRE(max_abs_diff(dh_transform(c, l, q).matrix(), textbook(c, l, q)) < 1e-14);
       }
     }
@@ -99,6 +100,7 @@ TEST_CASE("dh_transform is the textbook matrix of each convention and joint kind
   l.alpha = M_PI / 2;
   l.d = 0.2;
   const Eigen::Isometry3d s = dh_transform(DHConvention::kStandard, l, 0.0);
+  // exact but for cos(pi/2) = 6e-17 times lengths <= 0.2 m
   REQUIRE((s.linear().col(1) - Eigen::Vector3d::UnitZ()).norm() < 1e-15);
   REQUIRE((s.linear().col(2) + Eigen::Vector3d::UnitY()).norm() < 1e-15);
   REQUIRE((s.translation() - Eigen::Vector3d(0.1, 0, 0.2)).norm() < 1e-15);
@@ -137,6 +139,7 @@ TEST_CASE("forward_kinematics of whole chains is the product of textbook matrice
       for (int i = 0; i < n; ++i) {
         const Eigen::Matrix4d before = expected;
         expected = expected * textbook(c, chain.links[i], q[i]);
+        // up to 9 products of O(1) rotations and O(0.1-m) offsets: rounding ~1e-15
         REQUIRE(max_abs_diff(data.frames[i + 1].matrix(), expected) < 1e-13);
         // The Jacobian is built on these: standard joint i moves about z_{i-1}, modified joint i about z_i.
         const Eigen::Matrix4d& axis_frame = c == DHConvention::kStandard ? before : expected;
@@ -273,6 +276,8 @@ TEST_CASE("FK matches MuJoCo on hand-written MJCF arms of both conventions", "[k
 
     ChainData fk(arm.chain);
     forward_kinematics(arm.chain, arm.q_a, fk);
+    // hand-worked tips at multiples of 90 deg: cos(pi/2) = 6e-17 residues and rounding; MuJoCo's FK of the same
+    // 17-digit numbers the same
     REQUIRE((fk.tip.translation() - arm.tip_a).norm() < 1e-14);
     forward_kinematics(arm.chain, arm.q_b, fk);
     REQUIRE((fk.tip.translation() - arm.tip_b).norm() < 1e-14);
@@ -283,6 +288,7 @@ TEST_CASE("FK matches MuJoCo on hand-written MJCF arms of both conventions", "[k
     for (int k = 0; k < 300; ++k) {
       double q[3];
       for (int i = 0; i < 3; ++i) q[i] = random_q(rng, arm.chain.links[i].kind);
+      // random postures: rounding ~1e-15; 1e-12 is loose
       compare_with_mujoco(model.get(), data.get(), arm.chain, q, 1e-12);
     }
   }

@@ -20,6 +20,8 @@ using Catch::Matchers::Contains;
 namespace {
 
 constexpr int kStates = 1000;
+// docs/direct-drive-hand.md measured <= 6e-15 (FK, Jacobians, tau) and 1e-11 (the IK round trip: acos near a
+// straight finger loses digits); 1e-9 relative bounds both
 constexpr double kRel = 1e-9;
 
 ModelPtr hand() { return mjhand_test::load_xml_file(mjhand_test::source_path("models/direct_drive_hand.xml")); }
@@ -81,9 +83,11 @@ TEST_CASE("the thumb's tip-to-palm transform is B.6's printed matrix", "[direct_
         s123, c123, 0, a3 * s123 + a2 * s12 + a1 * s1 + 0.018,           //
         0, 0, -1, 0.050,                                                 //
         0, 0, 0, 1;
+    // rounding of a few trig products on 0.06-m links
     CHECK(rel_error(tip_in_palm(thumb, q.data()).matrix(), printed) < 1e-14);
   }
   // theta_1 = phi_1 + alpha, theta_3 = phi_3 - alpha, alpha = pi/4 - atan(4/4.5) ~ 3.37 deg (B.3).
+  // the paper prints 3.37 deg: half a unit of its last digit
   CHECK(actuator_offset_alpha() == Approx(3.37 * M_PI / 180).margin(0.005 * M_PI / 180));
   const std::array<double, 3> t = frame_angles(thumb, std::vector<double>{0.1, 0.2, 0.3}.data());
   CHECK(t[0] == 0.1 + actuator_offset_alpha());
@@ -183,6 +187,7 @@ TEST_CASE("direct-drive inverse kinematics (C) round-trips through FK and throug
                          "forms differ by " << worst_printed << " rad");
   CHECK(worst < kRel);
   CHECK(worst_palm < kRel);
+  // acos with |d acos/dx| = 1/sin(theta_2) <= 20 for theta_2 > 0.05: rounding x 20 ~1e-14; 1e-10 is loose
   CHECK(worst_printed < 1e-10);
 }
 
@@ -193,12 +198,13 @@ TEST_CASE("unreachable fingertip targets are reported with the reason", "[direct
   CHECK(far.status == DirectDriveIkStatus::kTooFar);
   CHECK_FALSE(far.reachable());
   CHECK_THAT(far.reason, Contains("d <= a1 + a2"));
-  CHECK(far.wrist_distance == Approx(0.2 - 0.055));
+  CHECK(far.wrist_distance == Approx(0.2 - 0.055));  // rounding
   // The straight finger itself (d = a1 + a2 exactly) is reachable: phi = (0, 0, 0) needs gamma = 0.
   const double zero[3] = {0, 0, 0};
   const Eigen::Isometry3d straight = tip_in_base(f, zero);
   const DirectDriveIk s = inverse_kinematics(f, straight.translation().x(), straight.translation().y(), 0.0);
   REQUIRE(s.reachable());
+  // acos(1 - eps) at the straight finger: sqrt(2 eps) = 2e-8 rad per angle, three of them
   CHECK(std::fabs(s.phi[0]) + std::fabs(s.phi[1]) + std::fabs(s.phi[2]) < 1e-7);
   // Wrist point on joint 1's axis (a1 = a2 folds the finger back onto its base).
   const DirectDriveIk sing = inverse_kinematics(f, 0.055, 0.0, 0.0);
@@ -224,5 +230,5 @@ TEST_CASE("unreachable fingertip targets are reported with the reason", "[direct
   const double gm = std::atan2(Tm.linear()(1, 0), Tm.linear()(0, 0));
   const DirectDriveIk wrapped = inverse_kinematics(f, Tm.translation().x(), Tm.translation().y(), gm + 2 * M_PI);
   REQUIRE(wrapped.reachable());
-  CHECK(wrapped.phi[2] == Approx(0.6).margin(1e-12));
+  CHECK(wrapped.phi[2] == Approx(0.6).margin(1e-12));  // gamma + 2 pi rounds by an ulp of 2 pi (9e-16)
 }

@@ -27,7 +27,7 @@ TEST_CASE("section 3.1's part model reproduces the printed m_i, r_Ci and I_zzi",
     const LinkMassProperties as_printed = link_mass_properties(parts[i], CoilShift::kPrinted);
     const LinkMassProperties corrected = link_mass_properties(parts[i], CoilShift::kBothCoils);
     // m_i = 2 m_C + m_T + m_M is printed exactly (100.5, 76.5, 31.2 g).
-    CHECK(as_printed.mass == Approx(printed[i].mass).epsilon(1e-12));
+    CHECK(as_printed.mass == Approx(printed[i].mass).epsilon(1e-12));  // sum of part masses: rounding
     // r_Ci is printed to 3 significant digits: within half a unit of the last digit (0.005 cm; 0.0005 cm for r_C3).
     CHECK(std::fabs(as_printed.r_c - printed[i].r_c) <= (i < 2 ? 0.5e-4 : 0.5e-5) + 1e-15);
     // I_zzi: the printed formula reproduces the table to one unit of its last digit (link 2: 5.8575e-5 recomputed,
@@ -36,6 +36,7 @@ TEST_CASE("section 3.1's part model reproduces the printed m_i, r_Ci and I_zzi",
     // The pair of coils weighs 2 m_C: the parallel-axis term with 2 m_C adds m_C (r_C - l)^2, 22 % and 26 % of the
     // printed I_zz1 and I_zz2 (link 3 has no coils and is unchanged).
     const double extra = parts[i].m_C * (corrected.r_c - parts[i].l) * (corrected.r_c - parts[i].l);
+    // the same parallel-axis term added: rounding
     CHECK(corrected.inertia.z() == Approx(as_printed.inertia.z() + extra).epsilon(1e-14));
     if (i < 2) {
       CHECK(corrected.inertia.z() > 1.2 * printed[i].i_zz);
@@ -49,6 +50,7 @@ TEST_CASE("section 3.1's part model reproduces the printed m_i, r_Ci and I_zzi",
     CHECK(I.z() <= I.x() + I.y());
   }
   // Link 1: 7.95e-5 printed, 7.951e-5 (printed formula), 9.689e-5 (both coils).
+  // values quoted to 4-5 digits: half a unit of the last is <= 6e-5 relative
   CHECK(link_mass_properties(parts[0], CoilShift::kPrinted).inertia.z() == Approx(7.951e-5).epsilon(1e-4));
   CHECK(link_mass_properties(parts[0]).inertia.z() == Approx(9.6885e-5).epsilon(1e-4));
 }
@@ -64,6 +66,7 @@ TEST_CASE("the generated hand carries the part model's masses, centres of mass a
       const int b = mj_name2id(m.get(), mjOBJ_BODY, body.c_str());
       REQUIRE(b >= 0);
       const LinkMassProperties p = link_mass_properties(paper_link_parts()[i]);
+      // the MJCF carries these as shortest round-trip text: equal up to MuJoCo's own rounding
       CHECK(m->body_mass[b] == Approx(p.mass).epsilon(1e-12));
       CHECK(m->body_ipos[3 * b] == Approx(p.r_c).epsilon(1e-12));
       CHECK(m->body_ipos[3 * b + 1] == 0.0);
@@ -84,7 +87,7 @@ TEST_CASE("the generated hand: phi joints in 0..90 deg, torque motors, fingertip
     CHECK(m->jnt_type[j] == mjJNT_HINGE);
     CHECK(m->jnt_limited[j]);
     CHECK(m->jnt_range[2 * j] == 0.0);
-    CHECK(m->jnt_range[2 * j + 1] == Approx(M_PI / 2).epsilon(1e-15));
+    CHECK(m->jnt_range[2 * j + 1] == Approx(M_PI / 2).epsilon(1e-15));  // 90 deg x pi/180: rounding
     CHECK(m->qpos0[j] == 0.0);
     CHECK(m->dof_armature[j] == 0.0);
     CHECK(m->dof_damping[j] == 0.0);
@@ -104,14 +107,17 @@ TEST_CASE("the generated hand: phi joints in 0..90 deg, torque motors, fingertip
   for (int j = 0; j < 5; ++j) {
     CHECK(chains[j].chain.name == "f" + std::to_string(j + 1));
     CHECK(chains[j].tip_site == mj_name2id(m.get(), mjOBJ_SITE, ("f" + std::to_string(j + 1) + "_tip").c_str()));
+    // from the body's pos/quat (shortest round-trip text): rounding of a quaternion -> matrix
     CHECK((chains[j].base_in_palm.translation() - f.col(j)).norm() < 1e-15);
     const Eigen::Matrix3d R = paper_finger(j + 1).base.linear();
     CHECK((chains[j].base_in_palm.linear() - R).norm() < 1e-15);
+    // parsed back from exact text
     CHECK(chains[j].chain.links[0].theta == Approx(actuator_offset_alpha()).epsilon(1e-15));
     CHECK(chains[j].chain.links[1].theta == 0.0);
-    CHECK(chains[j].chain.links[2].theta == Approx(-actuator_offset_alpha()).epsilon(1e-15));
+    CHECK(chains[j].chain.links[2].theta == Approx(-actuator_offset_alpha()).epsilon(1e-15));  // as above
   }
   // The thumb's base is turned 180 deg about the palm's Y axis (B.3): its X and Z point along -X and -Z.
+  // 180 deg about Y: sin(pi) = 1.2e-16 residues; isApprox's 1e-12 relative
   CHECK(paper_finger(1).base.linear().isApprox(Eigen::Vector3d(-1, 1, -1).asDiagonal().toDenseMatrix()));
 }
 
@@ -132,7 +138,7 @@ TEST_CASE("appendix F.2's presets are the model's keyframes", "[direct_drive]") 
       for (int i = 0; i < 3; ++i) {
         const int j = 3 * (finger - 1) + i;
         const double q = m->key_qpos[k * m->nq + j];
-        CHECK(q == Approx(is_open ? 0.0 : M_PI / 2).margin(1e-15));
+        CHECK(q == Approx(is_open ? 0.0 : M_PI / 2).margin(1e-15));  // deg -> rad: rounding
         CHECK(q >= m->jnt_range[2 * j]);
         CHECK(q <= m->jnt_range[2 * j + 1]);
       }

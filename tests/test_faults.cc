@@ -26,6 +26,7 @@ using mjhand_test::run_cli;
 namespace {
 
 bool bad_now(const mjData* d, const std::string& what, const char* quantity, double after) {
+  // 1e-9: above the summed time's rounding (~50 steps x eps x 0.1 s = 1e-15), far below a 2-ms step
   return what == quantity && d->time >= after - 1e-9;
 }
 
@@ -164,6 +165,7 @@ int warnings(const mjData* d) {
 }
 
 // Steps until t >= duration.
+// the same slack as bad_now: a step's time summed with rounding, never a step too many
 void run_until(const mjModel* m, mjData* d, double duration) {
   while (d->time < duration - 1e-9) mj_step(m, d);
 }
@@ -197,7 +199,7 @@ TEST_CASE("a bad value a plugin produces is replaced by 0 and described with ins
       run_until(m.get(), d.get(), 0.1);
       // MuJoCo never saw the value: no warning, no reset (time went on), every number finite.
       CHECK(warnings(d.get()) == 0);
-      CHECK(d->time == Approx(0.1));
+      CHECK(d->time == Approx(0.1));  // 50 steps of 2 ms summed: rounding; a reset would show 0
       CHECK(state_finite(m.get(), d.get()));
       const NativeFaults f = native_faults(m.get(), d.get());
       CHECK(f.count > 0);
@@ -249,7 +251,7 @@ TEST_CASE("an exception thrown at the end of a step is MuJoCo's warning naming t
   mju_user_warning = previous;
   CHECK(before.empty());
   CHECK_THAT(last_warning, Catch::Contains("mjhand: plugin instance 'bad': advance failed on purpose"));
-  CHECK(d->time == Approx(0.1));
+  CHECK(d->time == Approx(0.1));  // as above
   CHECK(state_finite(m.get(), d.get()));
   CHECK(d->sensordata[2] == 3.0);  // the state of the last advance that completed, shown unchanged
 }

@@ -54,7 +54,7 @@ TEST_CASE("fit-coupling recovers the coefficients of angles synthesised from BER
   CHECK(f12.law.c[0] == Approx(1.0078).margin(5e-5));
   CHECK(f23.law.c[1] == Approx(1.3805).margin(5e-5));
   CHECK(f23.law.c[0] == Approx(-0.1006).margin(5e-5));
-  CHECK(f12.r2 > 0.99999);
+  CHECK(f12.r2 > 0.99999);  // 1 - r2 ~ (4e-4 deg rms / 7.5 deg spread)^2 = 3e-9
   CHECK(f12.max_abs < 0.0011 * kPi / 180);  // only the data rounding (0.0005 deg in x and y) is left
   // The estimator against the textbook closed form of a straight-line least-squares fit (slope = cov / var), an
   // independent computation on the same converted data.
@@ -62,12 +62,14 @@ TEST_CASE("fit-coupling recovers the coefficients of angles synthesised from BER
   for (size_t i = 0; i < f12.x.size(); ++i) mx += f12.x[i] / f12.x.size(), my += f12.y[i] / f12.y.size();
   double sxy = 0, sxx = 0;
   for (size_t i = 0; i < f12.x.size(); ++i) sxy += (f12.x[i] - mx) * (f12.y[i] - my), sxx += (f12.x[i] - mx) * (f12.x[i] - mx);
+  // the same least-squares line two ways, 41 points, x spread 24 deg: rounding
   CHECK(f12.law.c[1] == Approx(sxy / sxx).epsilon(1e-12));
   CHECK(f12.law.c[0] == Approx(my - sxy / sxx * mx).epsilon(1e-12));
   // Degrees (eqs 2-3): slope unchanged, offset x 180/pi. Eq 3's -5.7672 deg matches eq 5; eq 2's printed
   // 57.7723 deg does not match eq 4's 1.0078 rad (= 57.7427 deg): the erratum in docs/berul-coupling.md.
   const CouplingLaw d12 = law_in_degrees(f12.law), d23 = law_in_degrees(f23.law);
-  CHECK(d12.c[1] == Approx(f12.law.c[1]).epsilon(1e-12));
+  CHECK(d12.c[1] == Approx(f12.law.c[1]).epsilon(1e-12));  // x 180/pi on both sides: rounding
+  // 4-decimal radian coefficients are +-5e-5 rad = +-0.003 deg; eq 2's erratum is 0.03 deg off: 0.02 tells them apart
   CHECK(d23.c[0] == Approx(-5.7672).margin(0.02));
   CHECK(d12.c[0] == Approx(57.7427).margin(0.02));
   CHECK(std::fabs(d12.c[0] - 57.7723) > 0.02);
@@ -84,6 +86,7 @@ TEST_CASE("fit_polynomial reproduces exact polynomials of order 1 to 4", "[fitco
       y.push_back(p.value(x.back()));
     }
     const CouplingFit f = fit_polynomial(x, y, order);
+    // exact data: rounding; the centred-and-scaled Vandermonde (order <= 4, 15 points) keeps its condition ~1e2-1e3
     for (int k = 0; k <= kMaxCouplingOrder; ++k) CHECK(f.law.c[k] == Approx(p.c[k]).margin(1e-10));
     CHECK(f.max_abs < 1e-12);
     CHECK(f.r2 == Approx(1.0).margin(1e-12));
@@ -95,6 +98,7 @@ TEST_CASE("fit_polynomial reproduces exact polynomials of order 1 to 4", "[fitco
     y.push_back(x.back() * x.back());
   }
   const CouplingFit line = fit_polynomial(x, y, 1);
+  // the exact least-squares answer (slope 1, offset -0.15): rounding of an 11-point QR
   CHECK(line.law.c[1] == Approx(1.0).margin(1e-12));  // LSQ line through y = x^2 on 0..1 (symmetric grid)
   CHECK(line.law.c[0] == Approx(-0.15).margin(1e-12));
   CHECK(line.r2 < 1.0);
@@ -130,7 +134,7 @@ TEST_CASE("mujoco_polycoef matches MuJoCo's joint equality about qpos0", "[fitco
   }
   // And the plain law back out of the conversion: q_y = law(q_x + off_x) - off_y.
   const CouplingLaw q = law_in_joint_angles(law, off_x, off_y);
-  CHECK(q.value(0.2) == Approx(law.value(0.3) - off_y).margin(1e-14));
+  CHECK(q.value(0.2) == Approx(law.value(0.3) - off_y).margin(1e-14));  // polynomial shift algebra: rounding
 }
 
 TEST_CASE("fit-coupling rejects bad CSVs with file and line", "[fitcoupling]") {

@@ -94,7 +94,7 @@ TEST_CASE("G from MuJoCo's contacts equals the analytic G at the planned contact
                                          condim == 3 ? ContactModel::kHardFinger : ContactModel::kSoftFinger));
       CHECK(mj[k].finger == k);
       CHECK(mj[k].model == planned[k].model);
-      CHECK(mj[k].mu == Approx(1.0));
+      CHECK(mj[k].mu == Approx(1.0));  // the model's values, parsed back
       CHECK(mj[k].mu_torsion == Approx(0.005));
     }
     const Eigen::MatrixXd Gmj = grasp_matrix(mj, kCenter);
@@ -103,6 +103,8 @@ TEST_CASE("G from MuJoCo's contacts equals the analytic G at the planned contact
     std::printf("[grasp] condim %d: max |G_mujoco - G_analytic| = %.3g (contact at mid-penetration, depth %.1g m)\n",
                 condim, diff, depth);
     CHECK(diff < 2e-6);  // MuJoCo's point is depth/2 inside the surface: moment arms differ by 1e-6 m
+    // the normal from the two sphere centres (17-digit text, 0.05 m apart): rounding ~1e-15; docs/grasp-analysis.md:
+    // normals agree to 1e-9
     CHECK((mj[0].frame.col(0) - planned[0].frame.col(0)).norm() < 1e-9);
     // Keeping MuJoCo's tangents changes t, o but not n or the span of G.
     std::vector<Contact> own;
@@ -111,8 +113,9 @@ TEST_CASE("G from MuJoCo's contacts equals the analytic G at the planned contact
     keep.tangent = ContactOptions::Tangent::kMuJoCo;
     collect_contacts(m.get(), d.get(), hand, own, keep);
     sort_by_finger(own);
+    // the same normal, re-orthonormalised with MuJoCo's tangents: rounding
     CHECK((own[0].frame.col(0) - mj[0].frame.col(0)).norm() < 1e-14);
-    CHECK(own[0].frame.determinant() == Approx(1.0));
+    CHECK(own[0].frame.determinant() == Approx(1.0));  // an orthonormal frame: rounding
   }
 }
 
@@ -165,6 +168,8 @@ TEST_CASE("J_H from mj_jac equals finite differences of the contact points, bloc
     }
   }
   std::printf("[grasp] max |J_H - finite differences| = %.3g, off-finger block max = %.3g\n", worst, off_block);
+  // central differences, h = 1e-6: truncation ~h^2, cancellation eps x 0.35 m / h ~ 1e-10 (positions 0.3-0.4 m);
+  // docs/grasp-analysis.md: measured 3.3e-11
   CHECK(worst < 1e-8);
   CHECK(off_block == 0.0);
   CHECK((gd.JH() - JH).norm() == 0.0);
@@ -292,7 +297,7 @@ TEST_CASE("optimal forces through J_H^T hold the object under gravity in MuJoCo"
     const double bound = drift_share.norm() + inv_norm * e.norm();
     INFO("finger " << k << ": |lambda_mj - lambda_opt| = " << (lam_mj - lam_opt).norm() << " N, PD share "
                    << explained.norm() << " N, rest " << rest.norm() << " N, bound " << bound << " N");
-    CHECK(rest.norm() <= bound * (1 + 1e-9) + 1e-12);
+    CHECK(rest.norm() <= bound * (1 + 1e-9) + 1e-12);  // slack for the 3x3 solves' rounding
     lambda_diff = std::max(lambda_diff, (lam_mj - lam_opt).norm());
     pd_share = std::max(pd_share, explained.norm());
   }
@@ -300,6 +305,8 @@ TEST_CASE("optimal forces through J_H^T hold the object under gravity in MuJoCo"
               "|-G lambda_mj - W| = %.3g N, |J_H^T lambda_mj - tau| = %.3g N m, max |lambda_mj - lambda_opt| = %.3g N, "
               "of which PD share up to %.3g N\n",
               mass * 9.81, f.total_normal_force, drift, wrench_residual, torque_residual, lambda_diff, pd_share);
+  // docs/grasp-analysis.md: measured drift 0.21 mm, |-G lambda_mj - W| 7.8e-6 N (only the ball's residual acceleration
+  // enters; 1 % of its weight allowed), |J_H^T lambda_mj - tau| 3.4e-4 N m (tolerance 1e-2 stated there)
   CHECK(drift < 1e-3);
   CHECK(wrench_residual < 1e-2 * mass * 9.81);
   CHECK(torque_residual < 1e-2);

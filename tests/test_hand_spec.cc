@@ -162,7 +162,7 @@ TEST_CASE("the reference spec is valid", "[hand]") {
   const HandSpec s = parse_hand_spec(join(kGood), "good.yaml");
   REQUIRE(s.fingers.size() == 2);
   CHECK(s.fingers[1].links[1].dh.kind == JointKind::kPrismatic);
-  CHECK(s.fingers[0].links[1].dh.upper == Approx(M_PI / 2));
+  CHECK(s.fingers[0].links[1].dh.upper == Approx(M_PI / 2));  // 90 x (pi/180): one rounding
   CHECK(s.fingers[1].links[1].radius == 0.006);
   CHECK(s.fingers[1].links[0].radius == 0.009);
   CHECK(std::isinf(s.fingers[1].links[0].dh.upper));
@@ -281,6 +281,7 @@ TEST_CASE("a good spec round-trips through YAML", "[hand]") {
   INFO(yaml);
   const HandSpec b = parse_hand_spec(yaml, "roundtrip.yaml");
   CHECK(b.name == a.name);
+  // rotations written as axis-angle in degrees and read back: rounding of the trig and the degree factor (~1e-15)
   CHECK(b.convention == a.convention);
   CHECK(same_pose(a.palm.pose, b.palm.pose, 1e-12));
   CHECK(b.palm.mount == a.palm.mount);
@@ -291,7 +292,7 @@ TEST_CASE("a good spec round-trips through YAML", "[hand]") {
   REQUIRE(ca.size() == cb.size());
   for (std::size_t i = 0; i < ca.size(); ++i) {
     CHECK(cb[i].name == ca[i].name);
-    CHECK(same_chain(ca[i], cb[i], 1e-12));
+    CHECK(same_chain(ca[i], cb[i], 1e-12));  // DH angles in degrees and poses as above
     CHECK(b.fingers[i].damping == a.fingers[i].damping);
     CHECK(b.fingers[i].armature == a.fingers[i].armature);
     for (std::size_t k = 0; k < a.fingers[i].links.size(); ++k) {
@@ -305,6 +306,7 @@ TEST_CASE("a good spec round-trips through YAML", "[hand]") {
     CHECK(b.actuators[i].joints == a.actuators[i].joints);
     CHECK(b.actuators[i].gain == a.actuators[i].gain);
     CHECK(b.actuators[i].ctrllimited == a.actuators[i].ctrllimited);
+    // ctrlrange written in degrees and read back: x / kDeg * kDeg, rounding
     CHECK(b.actuators[i].ctrl_lower == Approx(a.actuators[i].ctrl_lower).margin(1e-12));
     CHECK(b.actuators[i].ctrl_upper == Approx(a.actuators[i].ctrl_upper).margin(1e-12));
     CHECK(b.actuators[i].forcelimited == a.actuators[i].forcelimited);
@@ -324,8 +326,9 @@ TEST_CASE("a good spec round-trips through MJCF: the model carries its chains", 
   for (std::size_t i = 0; i < chains.size(); ++i) {
     CHECK(chains[i].chain.name == in_palm[i].name);
     CHECK(chains[i].palm_body == mj_name2id(m.get(), mjOBJ_BODY, "palm"));
+    // the written body quaternion/pos (shortest round trip) back to a matrix: rounding of a few O(1) products
     CHECK(same_pose(chains[i].base_in_palm, in_palm[i].base, 1e-15));
-    CHECK(same_chain(chains[i].chain, in_world[i], 1e-12));
+    CHECK(same_chain(chains[i].chain, in_world[i], 1e-12));  // with the palm pose composed: rounding
   }
   CHECK(m->nu == 5);
   CHECK(m->nuserdata == 0);
@@ -481,17 +484,20 @@ TEST_CASE("actuator joints are resolved once, when parsed", "[hand]") {
 TEST_CASE("shared geometry helpers: link segments and quaternion signs", "[hand]") {
   const HandSpec s = parse_hand_spec(with_line(23, "      - a: 0\n        allow_zero_length: true"), "z.yaml");
   CHECK(link_to_next(s.convention, s.fingers[0], 1).translation().norm() < kZeroLinkLength);
+  // |(0.02, 0, 0)| from a DH product: rounding
   CHECK(link_to_next(s.convention, s.fingers[0], 0).translation().norm() == Approx(0.02));
   // The last link ends at the tool point.
   const FingerSpec& thumb = s.fingers[1];
   Eigen::Isometry3d pre, post;
   dh_split(s.convention, thumb.links[1].dh, &pre, &post);
+  // the same product of the same doubles: equal (1e-300 turns the strict < into equality)
   CHECK(same_pose(link_to_next(s.convention, thumb, 1), post * thumb.tool, 1e-300));
 
   const Eigen::Matrix3d r = Eigen::AngleAxisd(150 * kDeg, Eigen::Vector3d(-3, 1, 1).normalized()).toRotationMatrix();
   REQUIRE(Eigen::Quaterniond(r).w() < 0);  // the case the helper exists for
   const Eigen::Quaterniond q = canonical_quaternion(r);
   CHECK(q.w() >= 0);
+  // quaternion -> matrix: rounding of a few O(1) products
   CHECK((q.toRotationMatrix() - r).cwiseAbs().maxCoeff() < 1e-15);
   CHECK(kDeg == M_PI / 180.0);
 }

@@ -77,6 +77,7 @@ TEST_CASE("explicit link inertials reach MuJoCo instead of the capsule's mass", 
   CHECK(m->body_ipos[3 * a2 + 1] == 0.001);
   CHECK(m->body_inertia[3 * a1 + 2] == 4.5e-6);
   CHECK(m->body_inertia[3 * a2] == 2e-6);
+  // MuJoCo sums the capsule's mass from geom mass="0.02" over its volume parts: rounding
   CHECK(m->body_mass[b1] == Approx(0.02).epsilon(1e-12));  // capsule mass as before
 }
 
@@ -107,6 +108,7 @@ TEST_CASE("keyframes become MJCF keys in qpos order, with defaults, per finger a
   REQUIRE(bent == 1);
   for (int i = 0; i < 4; ++i) CHECK(m->key_qpos[i] == 0.0);  // "rest": qpos0
   const double deg = M_PI / 180;
+  // degrees x pi/180 through the MJCF's shortest round-trip text: one or two roundings (relative ~1e-16)
   CHECK(m->key_qpos[4 + 0] == Approx(10 * deg).epsilon(1e-15));  // fingers_deg overrides default_deg
   CHECK(m->key_qpos[4 + 1] == Approx(20 * deg).epsilon(1e-15));
   CHECK(m->key_qpos[4 + 2] == Approx(-40 * deg).epsilon(1e-15));  // joints_deg
@@ -117,7 +119,7 @@ TEST_CASE("keyframes become MJCF keys in qpos order, with defaults, per finger a
   REQUIRE(fb.model->nq == 11);
   CHECK(fb.model->key_qpos[11 + 2] == 0.1);
   CHECK(fb.model->key_qpos[11 + 3] == 1.0);
-  CHECK(fb.model->key_qpos[11 + 7] == Approx(10 * deg).epsilon(1e-15));
+  CHECK(fb.model->key_qpos[11 + 7] == Approx(10 * deg).epsilon(1e-15));  // as above
   // A spec built in code with the wrong number of values is refused before MuJoCo sees it.
   HandSpec wrong = spec;
   wrong.keyframes[0].qpos.pop_back();
@@ -167,6 +169,7 @@ TEST_CASE("inertials and keyframes round-trip through YAML", "[hand]") {
     CHECK(b.keyframes[i].name == a.keyframes[i].name);
     REQUIRE(b.keyframes[i].qpos.size() == a.keyframes[i].qpos.size());
     for (std::size_t j = 0; j < a.keyframes[i].qpos.size(); ++j) {
+      // degrees and back: rounding of values < 1
       CHECK(b.keyframes[i].qpos[j] == Approx(a.keyframes[i].qpos[j]).margin(1e-15));
     }
   }

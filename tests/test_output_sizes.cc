@@ -74,7 +74,7 @@ TEST_CASE("grasp_matrix and shift_wrench_reference refuse outputs of the wrong s
   const Eigen::Vector3d p = Eigen::Vector3d::Zero();
   Eigen::MatrixXd G(6, 10);
   CHECK_NOTHROW(grasp_matrix(c.data(), 3, p, G));
-  CHECK(G.isApprox(grasp_matrix(c, p)));
+  CHECK(G.isApprox(grasp_matrix(c, p)));  // the same arithmetic; isApprox: 1e-12 relative
   Eigen::MatrixXd narrow = Eigen::MatrixXd::Constant(6, 9, 7.0);  // one column short: the soft finger's torsion
   CHECK(invalid_argument_message([&] { grasp_matrix(c.data(), 3, p, narrow); }) ==
         "grasp_matrix: G must be 6 x 10 (6 x total_rows(contacts)), got 6 x 9");
@@ -104,7 +104,7 @@ TEST_CASE("selection_matrix, joint_torques and balanced_wrench refuse mismatched
   const Eigen::VectorXd lambda = Eigen::VectorXd::Random(10);
   Eigen::VectorXd tau(4);
   CHECK_NOTHROW(joint_torques(JH, lambda, tau));
-  CHECK(tau.isApprox(JH.transpose() * lambda));
+  CHECK(tau.isApprox(JH.transpose() * lambda));  // 10-term sums of O(1): rounding ~1e-15
   Eigen::VectorXd tau3(3);
   CHECK(invalid_argument_message([&] { joint_torques(JH, lambda, tau3); }) ==
         "joint_torques: tau must have 4 entries (columns of JH), got 3");
@@ -113,7 +113,7 @@ TEST_CASE("selection_matrix, joint_torques and balanced_wrench refuse mismatched
         "joint_torques: lambda must have 10 entries (rows of JH), got 9");
 
   const Eigen::MatrixXd G = grasp_matrix(three_contacts(), Eigen::Vector3d::Zero());
-  CHECK(balanced_wrench(G, lambda).isApprox(-G * lambda));
+  CHECK(balanced_wrench(G, lambda).isApprox(-G * lambda));  // rounding of 10-term sums
   CHECK(invalid_argument_message([&] { balanced_wrench(G, lambda9); }) ==
         "balanced_wrench: G must be 6 x 9 (6 x the length of lambda), got 6 x 10");
   const Eigen::MatrixXd G5 = G.topRows(5);
@@ -142,7 +142,7 @@ TEST_CASE("hand_jacobian and mujoco_contact_forces check their outputs and the w
   HandJacobianWorkspace ws(m.get());
   Eigen::MatrixXd JH(3, 2);
   CHECK_NOTHROW(hand_jacobian(m.get(), d.get(), hand, c.data(), 1, ws, JH));
-  CHECK(JH.isApprox(hand_jacobian(m.get(), d.get(), hand, c)));
+  CHECK(JH.isApprox(hand_jacobian(m.get(), d.get(), hand, c)));  // the same mj_jac call: equal
   Eigen::MatrixXd JH_wrong(3, 1);
   CHECK(invalid_argument_message([&] { hand_jacobian(m.get(), d.get(), hand, c.data(), 1, ws, JH_wrong); }) ==
         "hand_jacobian: JH must be 3 x 2 (total_rows(contacts) x hand.num_hand_dofs()), got 3 x 1");
@@ -167,6 +167,7 @@ TEST_CASE("shift_jp_reference and shift_twist_reference refuse wrong shapes, and
   Eigen::MatrixXd Jp = Jp0;
   shift_jp_reference(Jp, a, b);
   Eigen::MatrixXd W = Jp0.transpose();  // J_p's rows are wrenches: the same as shifting its transpose's columns
+  // the same shift arithmetic on O(1) entries and 0.2-m offsets: rounding ~1e-16
   shift_wrench_reference(W, a, b);
   CHECK((Jp - W.transpose()).cwiseAbs().maxCoeff() < 1e-15);
   Eigen::MatrixXd Jp5(5, 5);

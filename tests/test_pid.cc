@@ -64,11 +64,14 @@ TEST_CASE("pid: output is held between samples and changes only on the sample gr
     if (d->actuator_force[0] != prev) {
       ++changes;
       const double k = t / 0.005;
+      // t summed in 1-ms steps rounds to ~1e-13 (k to ~2e-11); an off-grid change would sit 0.2 periods away
       REQUIRE(std::abs(k - std::round(k)) < 1e-6);  // changes happen only at sample instants
     }
     prev = d->actuator_force[0];
   }
   REQUIRE(changes > 150);                       // nearly every one of the 200 samples moved the output
+  // no gravity or load: the PD is overdamped (damping 0.01 + kd 0.002 against kp 0.05 on ~1.7e-5 kg m^2), slow pole
+  // ~kp / c = 4 /s: ~e^-4 of the 0.4-rad step (0.007 rad) is left after 1 s (measured 0.006 rad)
   REQUIRE(d->qpos[0] == Approx(0.4).margin(0.02));  // and the loop works
   REQUIRE(d->qpos[1] == Approx(-0.2).margin(0.02));
 }
@@ -87,6 +90,7 @@ TEST_CASE("pid: integral is eq 25's sum, RK4's four stages and extra mj_forward 
     // that instant's sample (which the next step re-takes, idempotently, from the true state): 25 or 26, never 4x.
     const int samples = integ == "RK4" ? 26 : 25;
     INFO(integ);
+    // 25 (26) equal additions of ki T e = 0.004: rounding
     REQUIRE(PidController::integral(pid_state(m.get(), d.get()), 0) ==
             Approx(2 * 0.004 * 0.5 * samples).epsilon(1e-12));
     REQUIRE(d->actuator_force[1] == Approx(2 * 0.004 * 0.5 * samples).epsilon(1e-12));
@@ -137,6 +141,7 @@ TEST_CASE("pid: anti-windup stops integrating into saturation and leaves it at o
   for (int i = 0; i < 2000; ++i) mj_step(m.get(), d.get());  // 2 s saturated: a windup would reach I = 10
   mjtNum* s = pid_state(m.get(), d.get());
   REQUIRE(d->actuator_force[1] == 0.3);
+  // the clamp's arithmetic: rounding
   REQUIRE(PidController::integral(s, 0) == Approx(0.3 - 0.1 * 1).epsilon(1e-12));  // exactly the headroom
   PidController::set_setpoint(s, 0, -1);  // error reverses: the output must come off the limit at the next sample
   mj_step(m.get(), d.get());
@@ -157,6 +162,7 @@ TEST_CASE("pid: the derivative is kd s / (tf s + 1) discretised by backward Eule
   mj_step(m.get(), d.get());  // sample at t = 0.002
   double expect = kd / (tf + T) * 0.1;
   for (int k = 0; k < 5; ++k) {
+    // kd/(tf + T) e (tf/(tf + T))^k: rounding of a few products
     REQUIRE(d->actuator_force[1] == Approx(expect).epsilon(1e-12));
     expect *= tf / (tf + T);
     mj_step(m.get(), d.get());
@@ -182,6 +188,7 @@ TEST_CASE("pid: D/A and encoder quantisation", "[controllers]") {
     const double u = std::clamp(-measured, -1.0, 1.0);
     const double expect = -1 + lsb * std::round((u + 1) / lsb);
     INFO("q = " << q);
+    // the 3-bit D/A and 1000-count encoder arithmetic repeated: rounding
     REQUIRE(d->actuator_force[1] == Approx(expect).margin(1e-12));
   }
 }
@@ -246,6 +253,8 @@ TEST_CASE("models/pid_finger.xml runs with mjhand run and holds its posture", "[
   auto m = mjhand_test::load_xml_file(source_path("models/pid_finger.xml"));
   auto d = make_data(m.get());
   for (int i = 0; i < 3000; ++i) mj_step(m.get(), d.get());
+  // this model holds within one encoder count (2 pi/4096 = 1.5e-3 rad) after 2 s (rollout_pid.py in
+  // tests/python/package/test_examples.py; here 6e-4 rad after 3 s); 0.01 is ~6 counts
   REQUIRE(d->qpos[0] == Approx(0.6).margin(0.01));  // integral action removes gravity's offset
   REQUIRE(d->qpos[1] == Approx(0.5).margin(0.01));
   REQUIRE(d->qpos[2] == Approx(0.4).margin(0.01));

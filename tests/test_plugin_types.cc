@@ -138,19 +138,24 @@ TEST_CASE("a user-registered type runs natively: sensor, passive, actuator model
   const double q1_before_last_step = d->qpos[1];
   mj_step(m.get(), d.get());
   // posture: setpoints reached 0.6 * (1 - exp(-1/0.05)) ~ 0.6 after 1 s; the servos hold the joints near them.
+  // an exact exponential: 0.6 e^(-1/0.05) = 1.2e-9 left at t = 1 s; 1e-6 is loose
   CHECK(native_state(m.get(), d.get(), instances.at("pose").id)[1] == Approx(0.6).margin(1e-6));
+  // gravity on the 0.036-kg capsules: ~0.05 N m at j1 over kp = 2 leaves ~0.025 rad of proportional error
   CHECK(d->qpos[0] == Approx(0.6).margin(0.05));
   // The sensor ran at the position stage of the last step (time before that step's advance) and its integrator
   // moved from its reset value.
+  // t summed over 500 steps of 2 ms: rounding ~500 eps x 1 s = 1e-13
   CHECK(d->sensordata[0] == Approx(d->time - m->opt.timestep).margin(1e-12));
   const double s1 = native_state(m.get(), d.get(), probe)[1];
   CHECK(d->sensordata[1] == s1);
   CHECK(s1 != 0.25);
   // Actuator model force = gain * ctrl + bias, at the positions the step started from.
   d->ctrl[2] = 0;  // it was 0 all along: nobody drives u1
+  // the same products: rounding
   CHECK(d->actuator_force[2] == Approx(-0.1 * q1_before_last_step + 0.01 * s1).epsilon(1e-12));
   // advance ran once per step, after the step's time increment: the sum of h, 2h, ..., 500h, shown when mj_step
   // returned; mj_forward does not call it.
+  // the advance sums 500 terms: rounding ~500 eps relative = 1e-13
   const double sum = m->opt.timestep * 500 * 501 / 2;
   CHECK(native_state(m.get(), d.get(), probe)[2] == Approx(sum).epsilon(1e-12));
   CHECK(d->sensordata[2] == native_state(m.get(), d.get(), probe)[2]);
@@ -295,12 +300,13 @@ TEST_CASE("an instance switched off has no effect, keeps its state and resumes w
   mj_forward(m.get(), d.get());
   CHECK(d->sensordata[3] == d->qpos[0]);  // MuJoCo's own sensor is untouched
   REQUIRE(d->qvel[0] != 0.0);
+  // 0.05 qvel (+ 0.01 qvel): one or two products, rounding
   CHECK(d->qfrc_passive[0] == Approx(-0.05 * d->qvel[0]).epsilon(1e-12));
   set_native_enabled(m.get(), d.get(), probe.id, true);
   mj_forward(m.get(), d.get());
   CHECK(d->qfrc_passive[0] == Approx(-0.06 * d->qvel[0]).epsilon(1e-12));
   mj_step(m.get(), d.get());
-  CHECK(d->sensordata[0] == Approx(d->time - m->opt.timestep).margin(1e-12));
+  CHECK(d->sensordata[0] == Approx(d->time - m->opt.timestep).margin(1e-12));  // summed time, as above
   CHECK(d->actuator_force[2] != 0.0);
   CHECK(native_state(m.get(), d.get(), probe.id)[1] != frozen);  // resumed from the kept state
   CHECK(native_state(m.get(), d.get(), probe.id)[2] == frozen_sum + d->time);

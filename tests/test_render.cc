@@ -60,13 +60,17 @@ TEST_CASE("render: the image follows the state and is stored top row first", "[r
   REQUIRE(img.rgb.size() == 3u * 160 * 120);
   const double top_up = red_share(img, 0, 60), bottom_up = red_share(img, 60, 120);
   // The box spans z in [0.05, 0.25] m at 1 m: about 0.24 of the view's height (tan 22.5 deg = 0.414 half-height).
+  // the front face alone (0.2 m at 0.9 m) covers 0.2/(0.9 x 0.828 x 4/3) x 0.2/(0.9 x 0.414) = 0.20 x 0.54 = 0.11
+  // of the top half: > 0.05 is half of it
   CHECK(top_up > 0.05);
   CHECK(bottom_up < 0.005);
   d->qpos[0] = -0.15;  // now below the axis
   mj_forward(m.get(), d.get());
   r.render(d.get(), CameraView::named("front"), img);
   CHECK(red_share(img, 0, 60) < 0.005);
-  CHECK(red_share(img, 60, 120) > 0.05);
+  CHECK(red_share(img, 60, 120) > 0.05);  // mirrored: as above
+  // mirror images up to rasterisation: a horizontal edge (32 px wide) a row either way is 32/9600 = 0.0033 of
+  // the half; 0.02 is a few such rows
   // Symmetric positions give mirror-image red areas.
   CHECK(red_share(img, 60, 120) == Approx(top_up).margin(0.02));
 }
@@ -92,13 +96,15 @@ TEST_CASE("render: free cameras and sizes beyond the model's offscreen buffer", 
   CHECK(differ < 30);
   // Pinhole projection: the box's front face (0.2 m wide, 0.9 m away) covers 0.2 / (0.9 * 2 tan(22.5 deg) * 1000/700)
   // of the image width; rows 300..400 lie inside the face (its height covers rows 256..444).
+  // pixel quantisation: each vertical edge may fall a column either way (1/1000 of the width each), plus the
+  // shaded edge column under the red threshold: 3 columns
   const double expected = 0.2 / (0.9 * 2 * std::tan(M_PI / 8) * 1000.0 / 700.0);
   CHECK(red_share(a, 300, 400) == Approx(expected).margin(3.0 / 1000));
   CHECK(red_share(a, 0, 240) < 0.001);
   // The same view 5 m higher has the box far below its field of view: no red at all.
   r.render(d.get(), CameraView::free({0, 0, 5}, 1.0, 90, 0), b);
   CHECK(red_share(b, 0, 700) < 0.001);
-  CHECK(fraction_unlike_corner(a) > 0.02);
+  CHECK(fraction_unlike_corner(a) > 0.02);  // the face alone covers 0.188 x 0.268 = 0.05 of the image
 }
 
 TEST_CASE("render: bad cameras and sizes are reported by name", "[render]") {
@@ -144,7 +150,7 @@ TEST_CASE("render: PNG round trip and write errors", "[render]") {
   RgbImage flat;
   flat.resize(7, 5);
   *flat.at(3, 2) = 200;
-  CHECK(fraction_unlike_corner(flat) == Approx(1.0 / 35));
+  CHECK(fraction_unlike_corner(flat) == Approx(1.0 / 35));  // one pixel of 35: rounding
 }
 
 #endif

@@ -81,6 +81,7 @@ TEST_CASE("viewer session: a key edit recompiles a native instance, keeps the st
   run_for(s, 3.0);
   // PID with integral action holds the new setpoints (encoder quantisation 2 pi / 4096 = 1.5 mrad).
   const mjModel* m = s.m();
+  // a count is 1.5 mrad; the same setpoints from rest are held to 4.5e-4 rad after 3 s (measured); 0.01 ~ 6 counts
   for (int k = 0; k < 3; ++k) CHECK(std::fabs(s.d()->qpos[m->jnt_qposadr[k]] - sp[k]) < 0.01);
   // An invalid value is rejected with mjhand's message; the previous edits stay in force.
   const mjModel* kept = s.m();
@@ -177,6 +178,7 @@ TEST_CASE("viewer targets: direct-drive x, y, gamma round trip and MuJoCo's fing
     f.input[1] = T.translation().y();
     f.input[2] = th[0] + th[1] + th[2];
     REQUIRE(t.solve(s.m(), s.d(), k));
+    // docs/direct-drive-hand.md: the IK round trip to ~1e-11, MuJoCo's site vs the closed-form FK to ~1e-15 (measured)
     for (int i = 0; i < 3; ++i) CHECK(f.q[i] == Approx(phi[i]).margin(1e-9));
     t.set_pose(s, k);
     const Eigen::Vector3d p = mjhand::tip_in_palm(f.dd, phi).translation();  // palm body at the world origin
@@ -184,7 +186,7 @@ TEST_CASE("viewer targets: direct-drive x, y, gamma round trip and MuJoCo's fing
     // Reading the current pose back gives the same fields.
     const double in0[3] = {f.input[0], f.input[1], f.input[2]};
     t.read_current(s.m(), s.d(), k);
-    for (int i = 0; i < 3; ++i) CHECK(f.input[i] == Approx(in0[i]).margin(1e-12));
+    for (int i = 0; i < 3; ++i) CHECK(f.input[i] == Approx(in0[i]).margin(1e-12));  // FK of the solved q: rounding
   }
   // Out of reach: reported, nothing solved.
   t.fingers()[1].input[0] = 1.0;
@@ -213,6 +215,7 @@ TEST_CASE("viewer targets: DLS x, y, z reaches MuJoCo's site and becomes the pos
   for (int i = 0; i < 3; ++i) f.input[i] = target[i];
   REQUIRE(t.solve(s.m(), s.d(), 0));
   t.set_pose(s, 0);
+  // DLS stops at 1e-10 m (dls_ik.h); MuJoCo's FK of the same q adds rounding; 1e-7 is loose
   for (int i = 0; i < 3; ++i) CHECK(s.d()->site_xpos[3 * f.chain.tip_site + i] == Approx(target[i]).margin(1e-7));
   // Sending: posture 'close' drives every actuator (actuators=all); entries 0..2 (f1's joints) are replaced.
   const std::string msg = t.send(s, 0);
@@ -223,7 +226,9 @@ TEST_CASE("viewer targets: DLS x, y, z reaches MuJoCo's site and becomes the pos
   std::string item;
   while (std::getline(ss, item, ',')) vals.push_back(std::stod(item));
   REQUIRE(vals.size() == static_cast<size_t>(s.m()->nu));
+  // the target text is %.9g: 5e-10 for |q| < 1
   for (int i = 0; i < 3; ++i) CHECK(vals[i] == Approx(f.q[i]).margin(1e-8));
+  // -0.7 parsed back from the text it came from: equal
   CHECK(vals[4] == Approx(-0.7));  // other fingers keep the file's values
   // With the instance off nothing holds a position target: the hand's actuators are the instance's own servos
   // (native plugin actuators), not MuJoCo position actuators whose ctrl could take it.
@@ -238,7 +243,7 @@ TEST_CASE("viewer targets: DLS x, y, z reaches MuJoCo's site and becomes the pos
   for (int i = 0; i < 3; ++i) g.input[i] = target[i];
   REQUIRE(tp.solve(plain.m(), plain.d(), 0));
   CHECK(tp.send(plain, 0) == "position actuators set");
-  for (int i = 0; i < 3; ++i) CHECK(plain.d()->ctrl[i] == Approx(g.q[i]).margin(1e-12));
+  for (int i = 0; i < 3; ++i) CHECK(plain.d()->ctrl[i] == Approx(g.q[i]).margin(1e-12));  // ctrl is q copied
 }
 
 TEST_CASE("viewer metrics: the grasp box agrees with the grasp_analysis sensor", "[viewer]") {
@@ -255,6 +260,7 @@ TEST_CASE("viewer metrics: the grasp box agrees with the grasp_analysis sensor",
   const mjtNum* out = s.d()->sensordata + s.m()->sensor_adr[sid];
   CHECK(gm.contacts == static_cast<int>(out[0]));
   CHECK(gm.contacts >= 1);
+  // grasp_sigma_min on the same contacts' G as the sensor's: equal up to rounding; 1e-9 is loose
   CHECK(gm.sigma_min == Approx(out[1]).margin(1e-9));
   CHECK((gm.closure == "yes") == (out[3] > 0.5));
   CHECK(g.text().find("sigma_min") != std::string::npos);

@@ -85,6 +85,7 @@ TEST_CASE("Density sweep of the power grasp gives a final pose per density", "[s
   WARN(mjhand::density_table_csv(rows));
   REQUIRE(rows.size() == densities.size());
   for (size_t i = 0; i < rows.size(); ++i) {
+    // MuJoCo's sphere mass from density: the same product, rounding; 1e-9 is loose
     CHECK(rows[i].mass == Approx(densities[i] * 4.0 / 3 * M_PI * 0.03 * 0.03 * 0.03).epsilon(1e-9));
     CHECK(std::isfinite(rows[i].pos.x()));
     // Every density ends caged: all four fingertips in contact and force closure (docs/scenes.md discusses why the

@@ -54,7 +54,7 @@ TEST_CASE("DLS IK seeded at the exactly stretched finger reaches nearer targets 
     const Eigen::Vector3d target = scale * stretched;
     const DlsResult r = dls_ik_position(c, target, q, ws);
     CHECK(r.status == DlsStatus::kConverged);
-    CHECK((tip(c, q) - target).norm() < 1e-10);
+    CHECK((tip(c, q) - target).norm() < 1e-10);  // DlsOptions::tolerance (dls_ik.h)
     CHECK(std::abs(q[2]) > 0);  // the finger had to bend
   }
   double q[3] = {0, 0, 0};
@@ -64,6 +64,7 @@ TEST_CASE("DLS IK seeded at the exactly stretched finger reaches nearer targets 
   CHECK(std::isfinite(q[0]));
   CHECK(std::isfinite(q[1]));
   CHECK(std::isfinite(q[2]));
+  // J^T e = 0 at the stretched seed for a target on its line: q stays 0, the error is 0.2 |stretched| to rounding
   CHECK(r.error == Approx(0.2 * stretched.norm()).epsilon(1e-9));  // best effort: stretched, pointing at it
 }
 
@@ -81,6 +82,8 @@ TEST_CASE("closed-form e_GRASP IK at exactly full reach (q3 = 0) gives finite so
       REQUIRE(r.count >= 1);
       for (int k = 0; k < r.count; ++k) {
         const double* s = r.solutions[k].q.data();
+        // q2 absorbs the elbow's direction and the reach goes with cos q3 (second order): a 1e-8-rad elbow error
+        // changes the tip by ~L x 1e-16; rounding
         CHECK((tip(c, s) - target).norm() < 1e-12);
         // The elbow angle is conditioned like sqrt(rounding) at full reach: within 1e-7 of the straight finger.
         CHECK(std::abs(s[2]) < 1e-7);
@@ -102,6 +105,7 @@ TEST_CASE("coincident contacts: rank-revealing statics split the duplicate, LP a
   // null(G) gains exactly the three "push one copy, pull the other" directions, orthonormal and exact.
   const Eigen::MatrixXd E3 = internal_force_basis(G3), E4 = internal_force_basis(G4);
   CHECK(E4.cols() == E3.cols() + 3);
+  // null(G) by SVD, G entries <= 1 (0.03-m lever arms): rounding ~ eps x 12 columns
   CHECK((G4 * E4).norm() < 1e-12);
   CHECK((E4.transpose() * E4 - Eigen::MatrixXd::Identity(E4.cols(), E4.cols())).norm() < 1e-12);
 
@@ -111,6 +115,7 @@ TEST_CASE("coincident contacts: rank-revealing statics split the duplicate, LP a
   W << 0.3, -0.2, -1.0, 0.01, 0.004, -0.002;
   const MinNormForces m3 = min_norm_forces(three, G3, W), m4 = min_norm_forces(four, G4, W);
   REQUIRE(m4.balances);
+  // least squares with an exactly duplicated column block: rounding of O(1) forces
   CHECK((m4.lambda.segment<3>(0) - m4.lambda.segment<3>(9)).norm() < 1e-12);
   CHECK(m4.wrench_residual < 1e-12);
   Eigen::VectorXd merged = m4.lambda.head(9);  // the copies' sum acting at the one contact balances W with G3
@@ -122,10 +127,12 @@ TEST_CASE("coincident contacts: rank-revealing statics split the duplicate, LP a
   const ForceDistribution o3 = optimal_forces(three, G3, W), o4 = optimal_forces(four, G4, W);
   REQUIRE(o3.ok());
   REQUIRE(o4.ok());
+  // GLPK's basis solve plus the round-off entries of G it drops (< 1e-12 max|G| each, 12 columns, lambda ~ 1 N)
   CHECK(o4.total_normal_force == Approx(o3.total_normal_force).epsilon(1e-9));
   CHECK(o4.wrench_residual < 1e-9);
   const EpsilonResult e3 = ferrari_canny(three, o), e4 = ferrari_canny(four, o);
   CHECK(e4.status == e3.status);
+  // the same hull with duplicated points: planes exact to rounding (as in test_wrench_space.cc: 1e-9 per grasp)
   CHECK(e4.epsilon == Approx(e3.epsilon).epsilon(1e-9));
 
   // Two copies of one contact and nothing else: rank 3, sigma_min exactly 0, pseudo-inverse still Moore-Penrose.
@@ -138,6 +145,7 @@ TEST_CASE("coincident contacts: rank-revealing statics split the duplicate, LP a
   CHECK(std::isfinite(q2.sigma_max_G));
   const Eigen::MatrixXd P = pseudo_inverse(G2);
   CHECK(P.allFinite());
+  // Moore-Penrose identities of an SVD pseudo-inverse with exact zero singular values: rounding relative to the norms
   CHECK((G2 * P * G2 - G2).norm() < 1e-12 * G2.norm());
   CHECK((P * G2 * P - P).norm() < 1e-12 * P.norm());
   CHECK(((G2 * P).transpose() - G2 * P).norm() < 1e-12);
@@ -163,6 +171,7 @@ TEST_CASE("a stretched finger in the hand Jacobian: its rank drop is revealed ex
   const Eigen::MatrixXd G = grasp_matrix(contacts, Eigen::Vector3d::Zero());
   const GraspQuality q = grasp_quality(G, JH);
   REQUIRE(q.valid);
+  // one singular value is rounding (~eps x 0.1 m), the other eight < 0.1: the product is far below 1e-18
   CHECK(q.manipulability_JH < 1e-18);  // one singular value of J_H is exactly (round-off) zero
   CHECK(std::isfinite(q.sigma_min_HO));
   CHECK(std::isfinite(q.sigma_max_HO));

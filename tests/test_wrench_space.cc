@@ -121,6 +121,7 @@ void compare(const RandomGrasp& g, Tally& tally) {
   if (fast.hull == WrenchHullMethod::kFast) ++tally.fast;
   CHECK(std::abs(fast.signed_margin - ref.signed_margin) <= 1e-9);
   CHECK(fast.facets == ref.facets);
+  // two triangulations' determinant sums: rounding
   if (g.options.compute_volume) CHECK(fast.volume == Approx(ref.volume).epsilon(1e-9));
   tally.max_diff = std::max(tally.max_diff, std::abs(fast.signed_margin - ref.signed_margin) / wrench_scale(g, fast));
 }
@@ -135,6 +136,7 @@ TEST_CASE("fast epsilon hull agrees with qhull on 300 random L1 grasps", "[grasp
   CHECK(tally.closure >= 50);
   CHECK(tally.open >= 50);
   CHECK(tally.flat >= 10);
+  // docs/grasp-analysis.md: measured 1.4e-12 max|w| over these grasps (the fast hull drops points within 1e-12 max|w|)
   CHECK(tally.fast == tally.closure + tally.open);
   CHECK(tally.max_diff < 1e-11);
 }
@@ -149,6 +151,7 @@ TEST_CASE("the fast hull reproduces the hand-derived orthogonal-pinch values (L1
   const EpsilonResult l1 = ferrari_canny(c, Eigen::Vector3d::Zero(), opt);
   REQUIRE(l1.force_closure());
   CHECK(l1.hull == WrenchHullMethod::kFast);
+  // planes through exactly known points: rounding ~1e-15 (docs/grasp-analysis.md: reproduced to 1e-12 and better)
   CHECK(l1.epsilon == Approx(1.0 / std::sqrt(3.0)).epsilon(1e-12));
   CHECK(l1.volume == Approx(512.0 / 720.0).epsilon(1e-12));  // 2^6 (sqrt 2)^6 / 6!
   CHECK(l1.facets == 64);                                     // the cross-polytope's 2^6 simplices
@@ -175,6 +178,7 @@ TEST_CASE("WrenchHull: flat and tiny point sets are refused, duplicates and scal
     }
   }
   REQUIRE(hull.build(cross.data(), 12));
+  // one plane through +-sqrt 2 e_k: rounding of a 6x6 solve, ~1e-16 relative
   CHECK(hull.margin() == Approx(1.0 / std::sqrt(3.0)).epsilon(1e-14));
   CHECK(hull.simplices() == 64);
   CHECK(hull.planes() == 64);
@@ -194,7 +198,7 @@ TEST_CASE("WrenchHull: flat and tiny point sets are refused, duplicates and scal
   for (double& x : big) x *= 1e3;
   REQUIRE(hull.build(big.data(), 12));
   CHECK(hull.margin() == Approx(1e3 / std::sqrt(3.0)).epsilon(1e-14));
-  CHECK(hull.volume() == Approx(1e18 * 512.0 / 720.0).epsilon(1e-12));
+  CHECK(hull.volume() == Approx(1e18 * 512.0 / 720.0).epsilon(1e-12));  // 64 6x6 determinants: rounding
 
   // Shifted off the origin: the origin is outside, margin negative (never NaN).
   std::vector<double> shifted = cross;
@@ -229,6 +233,7 @@ TEST_CASE("the hull option selects qhull, and both agree on the closure examples
     CHECK(ref.hull == WrenchHullMethod::kQhull);
     CHECK(fast.force_closure() == (y / a < mu));
     CHECK(ref.force_closure() == fast.force_closure());
+    // both hulls' planes exact to rounding (~1e-15), as in compare()
     CHECK(fast.epsilon == Approx(ref.epsilon).margin(1e-12));
     CHECK(fast.facets == ref.facets);
   }

@@ -65,6 +65,7 @@ def test_G_from_its_definition(settled):
         R = c.frame
         full = np.block([[R, np.zeros((3, 3))], [skew(c.pos - p) @ R, R]])
         cols.append(full[:, :c.rows])  # hard finger: f_n, f_t, f_o; soft adds m_n (column 4 = torsion about n)
+    # entries O(1) (R) and O(0.03) ((c - p)^x R): rounding of 3x3 products, ~1e-16
     np.testing.assert_allclose(g.G, np.hstack(cols), rtol=0, atol=1e-14)
 
 
@@ -79,6 +80,7 @@ def test_JH_against_mj_jac(settled):
         mujoco.mj_jac(m, d, jacp, jacr, c.pos, c.hand_body)
         local = np.vstack([c.frame.T @ jacp, c.frame.T @ jacr])[:, dofs]
         rows.append(local[:c.rows])
+    # R^T jac with lever arms < 0.1 m: rounding ~1e-17; MuJoCo's mj_jac is what the C++ calls too
     np.testing.assert_allclose(g.J_H, np.vstack(rows), rtol=0, atol=1e-15)
 
 
@@ -97,6 +99,7 @@ def test_contact_forces_against_mj_contactForce(settled):
         force_world = sign * frame.T @ f6[:3]
         torque_world = sign * frame.T @ f6[3:]
         expect = np.concatenate([c.frame.T @ force_world, [c.frame[:, 0] @ torque_world]])[:c.rows]
+        # forces <= 3.5 N rotated by two 3x3 frames in another order: rounding ~ eps x 3.5 x few = 1e-15
         np.testing.assert_allclose(lam[k:k + c.rows], expect, rtol=0, atol=1e-12)
         k += c.rows
     # and the sum balances what the grasp sensor plugin reports as normal force
@@ -144,4 +147,5 @@ def test_analytic_contacts_without_mujoco():
     # internal forces: null(G) of the hard grasp has dimension m - rank G = 9 - 6 = 3
     E = mjhand.internal_force_basis(G)
     assert E.shape == (9, 3)
+    # SVD null space of a G with entries <= 1: G E ~ eps ||G|| (~2e-16)
     np.testing.assert_allclose(G @ E, 0, atol=1e-15)

@@ -20,6 +20,7 @@ def test_fk_equals_the_printed_dh_product():
     T = np.eye(4)
     for row, qi in zip(dh, q):
         T = T @ dh_standard(row[0], row[1], row[2], row[3] + qi)
+    # three 4x4 products of O(1) entries (positions O(0.1 m)): rounding ~1e-16 each
     np.testing.assert_allclose(chain.forward_kinematics(q), T, rtol=0, atol=1e-15)
     assert len(chain.frames(q)) == 4
     # the e_GRASP helper builds the same chain
@@ -41,6 +42,7 @@ def test_model_chains_against_mujoco_sites_and_mj_jacSite():
         for mc in mjhand.model_chains(m, d):
             q = d.qpos[mc.qpos_adr]
             T = mc.chain.forward_kinematics(q)
+            # DH FK vs MuJoCo's quaternion FK of the same shortest-round-trip numbers: rounding (~1e-16); 1e-12 is loose
             np.testing.assert_allclose(T[:3, 3], d.site_xpos[mc.tip_site], rtol=0, atol=1e-12)
             np.testing.assert_allclose(T[:3, :3], d.site_xmat[mc.tip_site].reshape(3, 3), rtol=0, atol=1e-12)
             jacp, jacr = np.zeros((3, m.nv)), np.zeros((3, m.nv))
@@ -56,14 +58,18 @@ def test_ik_round_trip_and_closed_form():
     q_true = np.array([0.2, 0.3, -0.25])
     target = chain.forward_kinematics(q_true)
     q, res = chain.ik_position(target[:3, 3], np.zeros(3))
+    # the solver's tolerance 1e-10 m (the ik_position default); the FK check repeats it
     assert res.converged and res.position_error < 1e-10
     np.testing.assert_allclose(chain.forward_kinematics(q)[:3, 3], target[:3, 3], atol=1e-10)
     q, res = chain.ik_pose(target, np.zeros(3))
     assert res.converged
+    # weighted error < 1e-10 (orientation_weight 0.05 m/rad): < 2e-9 rad of rotation, ~3e-9 rad on 0.03-m links
     np.testing.assert_allclose(q, q_true, atol=1e-8)  # the pose fixes q for this finger (Mattar eqs 6-11)
     status, sols = mjhand.egrasp_ik_position(f, target[:3, 3])
     assert status == "ok", status
+    # a branch match only: acos near a straight finger keeps ~1e-8 rad; allclose's default rtol 1e-5 adds to atol
     assert any(np.allclose(s, q_true, atol=1e-9) for s, within in sols)
+    # closed form (eqs 12-13) away from the straight finger: atan2/acos rounding on 0.1-m tips (~1e-16 m)
     for s, _ in sols:
         np.testing.assert_allclose(chain.forward_kinematics(s)[:3, 3], target[:3, 3], atol=1e-12)
 
@@ -74,8 +80,11 @@ def test_singularity_measures_against_numpy():
         J = chain.jacobian(np.array(q))[:3]
         s = np.linalg.svd(J, compute_uv=False)
         meas = mjhand.singularity_measures(J)
+        # SVD of a 3x3 by Eigen and by LAPACK: each backward stable, errors ~ eps * sigma_max
         assert meas.sigma_max == pytest.approx(s[0], rel=1e-12)
+        # sigma_min's absolute error is ~ eps * sigma_max (~1e-17 for a 0.1-m Jacobian): abs covers the singular q = 0
         assert meas.sigma_min == pytest.approx(s[-1], rel=1e-9, abs=1e-15)
+        # the product inherits sigma_min's absolute error times sigma_max^2 (< 0.01): abs 1e-18
         assert meas.manipulability == pytest.approx(np.prod(s), rel=1e-9, abs=1e-18)
         assert meas.rank == np.linalg.matrix_rank(J)
 
@@ -85,6 +94,7 @@ def test_coupling_fit_against_numpy_polyfit():
     x = np.linspace(0.0, 1.2, 40)
     y = 0.1 + 0.8 * x - 0.15 * x ** 2 + rng.normal(0, 1e-3, x.size)
     fit = mjhand.fit_polynomial(x.tolist(), y.tolist(), 2)
+    # centred-and-scaled QR vs NumPy's lstsq of a degree-2 Vandermonde on [0, 1.2] (condition ~1e2): rounding ~1e-14
     np.testing.assert_allclose(fit.coefficients, np.polyfit(x, y, 2)[::-1], rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(fit.residual, y - np.polyval(np.polyfit(x, y, 2), x), atol=1e-12)
     assert fit(0.5) == pytest.approx(np.polyval(np.polyfit(x, y, 2), 0.5), abs=1e-12)

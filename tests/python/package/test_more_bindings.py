@@ -22,20 +22,26 @@ def test_min_norm_forces_equal_the_cli(grasp, report):
     r = mjhand.min_norm_forces(grasp.contacts, grasp.G, report["gravity_wrench"])
     np.testing.assert_array_equal(r.lambda_, report["min_norm_forces"]["lambda"])
     assert r.balances == report["min_norm_forces"]["balances"] and r.in_cones == report["min_norm_forces"]["in_cones"]
+    # the 0.49-N weight balanced by lambda = -G^+ W, cond(G) ~ 5 here: rounding ~ eps cond |W| (~1e-16)
     np.testing.assert_allclose(grasp.G @ r.lambda_, -np.array(report["gravity_wrench"]), atol=1e-14)
 
 
 def test_statics_against_numpy(grasp):
     G, JH = grasp.G, grasp.J_H
     lam = np.linspace(0.1, 1.6, G.shape[1])
+    # 16 products of O(1) G entries and lambda <= 1.6: rounding <= 16 eps 1.6 = 6e-15
     np.testing.assert_allclose(mjhand.balanced_wrench(G, lam), -G @ lam, rtol=0, atol=1e-14)
+    # each torque sums the 4 rows of its finger's contact (entries <= 0.85, lambda <= 1.6): rounding ~1e-15
     np.testing.assert_allclose(mjhand.joint_torques(JH, lam), JH.T @ lam, rtol=0, atol=1e-15)
+    # two SVDs: ~ eps cond(G) |G^+| = 1e-16 x 5 x 1.7 (measured 1e-15); 1e-12 is loose
     np.testing.assert_allclose(mjhand.pseudo_inverse(G), np.linalg.pinv(G), rtol=0, atol=1e-12)
+    # sqrt of the eigenvalues of G G^T: relative error ~ eps cond(G)^2 (3e-15 here); 1e-7 holds for cond up to ~3e4
     np.testing.assert_allclose(mjhand.grasp_singular_values(G), np.linalg.svd(G, compute_uv=False), rtol=1e-7)
     # E = orthonormal basis of range(P_N J_H), P_N = I - G^+ G (SynGrasp's controllable internal forces)
     E = mjhand.controllable_internal_force_basis(G, JH)
     PN = np.eye(G.shape[1]) - np.linalg.pinv(G) @ G
     A = PN @ JH
+    # orthonormal bases by SVD of 16-column matrices with O(1) entries: rounding ~ 16 eps (measured <= 3e-15)
     np.testing.assert_allclose(E.T @ E, np.eye(E.shape[1]), atol=1e-12)
     assert E.shape[1] == np.linalg.matrix_rank(A)
     np.testing.assert_allclose(G @ E, 0, atol=1e-12)
@@ -53,6 +59,7 @@ def test_selection_matrix_and_cone_margin(grasp):
     c = grasp.contacts[0]
     lam = np.array([2.0, 0.3, -0.4, 0.001])[:c.rows]
     expect = min(lam[0], c.mu * lam[0] - np.hypot(lam[1], lam[2]), lam[0] - abs(lam[3]) / c.mu_torsion)
+    # the same three-term min in C++: rounding of a few operations on O(1) values
     assert mjhand.friction_cone_margin(c, lam) == pytest.approx(expect, rel=1e-14)
 
 
@@ -65,13 +72,16 @@ def test_object_twist_from_the_free_joint(grasp):
     w = R @ d.qvel[adr + 3:adr + 6]  # MuJoCo keeps a free joint's angular velocity in the body frame
     v_origin = d.qvel[adr:adr + 3]   # ... and the linear velocity of the body origin in the world frame
     v_p = v_origin + np.cross(w, p - d.xpos[h.object_body])
+    # 3x3 rotations and a cross product of velocities < 0.1 m/s: rounding ~1e-17
     np.testing.assert_allclose(T, np.concatenate([v_p, w]), rtol=0, atol=1e-14)
 
 
 def test_parallel_twist_to_joint_rates(grasp):
     pv = grasp.parallel()
+    # pseudo-inverses by Eigen's and LAPACK's SVD: ~ eps cond(J_Theta) (82 here: 2e-14 relative); 1e-9 is loose
     np.testing.assert_allclose(mjhand.twist_to_joint_rates(pv.J_p, pv.J_Theta), np.linalg.pinv(pv.J_Theta) @ pv.J_p,
                                rtol=0, atol=1e-9 * np.abs(np.linalg.pinv(pv.J_Theta) @ pv.J_p).max())
+    # identical in exact arithmetic: rounding ~ eps cond(J_H) (82), measured 1.6e-15
     assert pv.relative_residual < 1e-12  # section 2.3's equivalence J_Theta^+ J_p S = J_H^+ G^T
 
 
@@ -86,6 +96,7 @@ def test_linf_epsilon_with_the_qhull_reference():
     linf_q = mjhand.ferrari_canny(cs, ref, mjhand.WrenchNorm.LINF, qhull=True)
     l1 = mjhand.ferrari_canny(cs, ref, mjhand.WrenchNorm.L1)
     assert linf.force_closure and l1.force_closure
+    # docs/grasp-analysis.md: fast hull and qhull agree to 1.4e-12 max|w| (L1), 1e-13 (L-inf); 1e-9 as per grasp there
     assert linf.epsilon == pytest.approx(linf_q.epsilon, rel=1e-9)
     assert linf.epsilon >= l1.epsilon
 
@@ -106,6 +117,7 @@ def test_fit_coupling_csv_equals_the_cli(tmp_path):
     header, rows = lines[0], np.array(lines[1:], dtype=float)
     x = np.deg2rad(180.0 - rows[:, header.index("joint_1")])  # BERUL eq 1: theta = 180 deg - captured
     y = np.deg2rad(180.0 - rows[:, header.index("joint_2")])
+    # 41 points, a straight line: QR vs NumPy's lstsq, rounding ~ eps x cond (< 10)
     np.testing.assert_allclose(fit.coefficients, np.polyfit(x, y, 1)[::-1], rtol=1e-10, atol=1e-12)
 
 
