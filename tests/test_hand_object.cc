@@ -371,6 +371,9 @@ TEST_CASE("e_GRASP 4-finger hold: optimal forces through J_H^T hold the ball, Mu
   CHECK(newton < 1e-6 * weight);
   CHECK(torque_residual < 1e-3);
   CHECK(joint_newton < 1e-8);
+  // G lambda_mj + W = the ball's inertial wrench and G_0 lambda_lp + W = the LP's residual (~1e-16), so the net
+  // difference is that inertial wrench: measured 7.2e-5 N (1.5e-4 of the weight, the same figure as wrench_residual);
+  // 1e-3 of the weight (4.9e-4 N) is 6.8x that and 90x below the 0.045 N per-finger differences it separates.
   CHECK(internal_part < 1e-3 * weight);
   // MuJoCo's elliptic-cone solver keeps its forces in the cone by construction: 1e-9 N is rounding slack.
   CHECK(in_friction_cones(g.contacts, g.lambda, 1e-9));
@@ -579,7 +582,8 @@ TEST_CASE("a NaN hold pose faults the controller and never reaches the actuator 
   CHECK(native_faults(m.get(), d.get()).count == 0);
   const HandObjectReport r = HandObjectController::report(st);
   CHECK(r.fault == kHoBadReference);
-  CHECK(r.fault_time == Approx(0.1));  // 100 steps of 1 ms summed: rounding only
+  // 100 steps of 1 ms summed: rounding only, <= 100 x eps = 2.2e-14 relative; measured 6.7e-16.
+  CHECK(r.fault_time == Approx(0.1).epsilon(1e-13));
   // Sticky until mj_resetData: a finite pose does not restart it; a reset does.
   HandObjectController::set_hold_pose(st, Eigen::Vector3d(0.05, 0.011, 0.37), Eigen::Quaterniond::Identity());
   mj_step(m.get(), d.get());
@@ -744,6 +748,9 @@ TEST_CASE("squeeze distribution: balance and cones on random grasps, failures ar
         Contact scaled = k;
         scaled.mu *= o.friction_scale;
         scaled.mu_torsion *= o.friction_scale;
+        // Measured worst over the 713 contacts of the ok grasps: |G lambda - W| 5.3e-15 N, cone margin -8.9e-16 N,
+        // normal margin -5.6e-17 N (rounding). 1e-9 leaves room for cond(G) up to ~1e6: the grasps come from
+        // std::uniform_real_distribution, whose draws differ between standard libraries, and some are near-singular.
         CHECK(friction_cone_margin(scaled, lam.data() + row) > -1e-9);
         CHECK(lam(row) >= o.min_normal_force - 1e-9);
         row += contact_rows(k.model);
@@ -797,7 +804,12 @@ TEST_CASE("force distribution falls back to GLPK when the squeeze direction leav
   CHECK(without.result.min_cone_margin < 0);
   const ForceChoice with = distribute_forces(c, G, W, o, true, ws, lambda);
   REQUIRE(with.method == ForceMethod::kLinearProgram);
-  CHECK((G * lambda - W).norm() < 1e-6);
+  // GLPK's basic solution: the 6 equality rows are met to the rounding of its LU solve on O(1) N forces (measured
+  // 2.5e-15 N; the old 1e-6 was 4e8 x that); 1e-12 = 400x.
+  CHECK((G * lambda - W).norm() < 1e-12);
+  // The LP's 8-edge pyramid is inscribed in the cone, so an exact LP solution has cone margin >= 0 (measured
+  // +0.0177 N) and normal margin >= 0 (measured 0: f_n non-basic at its 0.5 N bound). -1e-9 N: rounding room, still
+  // below GLPK's primal feasibility tolerance tol_bnd = 1e-7, the most its Harris ratio test may leave.
   CHECK(with.result.min_cone_margin > -1e-9);
   CHECK(with.result.min_normal_margin > -1e-9);
 }

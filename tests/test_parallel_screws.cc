@@ -63,7 +63,7 @@ TEST_CASE("the reciprocal product is the power of a wrench on a twist and does n
   const double h = 0.07, a = 0.6;
   CHECK(reciprocal_product(line_wrench(o, Eigen::Vector3d::UnitX(), o),
                            revolute_twist(Eigen::Vector3d(0, 0, h), Eigen::Vector3d(std::cos(a), std::sin(a), 0), o)) ==
-        Approx(-h * std::sin(a)));
+        Approx(-h * std::sin(a)).epsilon(1e-14));  // a few products of O(1) terms: rounding (measured 0)
 }
 
 TEST_CASE("reciprocal systems of the standard passive joints: dimension, reciprocity, pure forces through a centre", "[parallel]") {
@@ -119,13 +119,17 @@ TEST_CASE("choice (a) makes each leg's J_Theta diagonal, choice (b) is reciproca
     CHECK((JTheta - Eigen::Matrix3d(JTheta.diagonal().asDiagonal())).cwiseAbs().maxCoeff() < 1e-14);
     CHECK(JTheta.diagonal().minCoeff() > 0);
     CHECK(max_product(a.wrenches, leg.passive) < 1e-14);
-    for (int k = 0; k < 3; ++k) CHECK(a.wrenches.col(k).head<3>().norm() == Approx(1.0));  // unit forces
+    // Unit forces, normalised: rounding (measured |norm - 1| <= 2.2e-16 over the 150 columns).
+    for (int k = 0; k < 3; ++k) CHECK(a.wrenches.col(k).head<3>().norm() == Approx(1.0).epsilon(1e-14));
     // The SVD basis spans the same system: J_Theta^-1 J_p is the same map.
     const ParallelJacobians Jsvd = parallel_jacobians(std::vector<Leg>{leg}, ref, ReciprocalChoice::kSvd);
     const ParallelJacobians Jdiag = parallel_jacobians(std::vector<Leg>{leg}, ref, ReciprocalChoice::kDiagonal);
     REQUIRE(Jdiag.ok);
+    // Two bases of one reciprocal system, each map an LU solve: rounding times the legs' conditioning. Measured worst
+    // 2.4e-13 relative over the 50 random legs; 1e-11 = 40x, room for the differently drawn legs of another
+    // standard library's std::normal_distribution (the old 1e-9 was 4000x).
     CHECK((twist_to_joint_rates(Jsvd.Jp, Jsvd.JTheta) - twist_to_joint_rates(Jdiag.Jp, Jdiag.JTheta)).norm() <
-          1e-9 * twist_to_joint_rates(Jdiag.Jp, Jdiag.JTheta).norm());
+          1e-11 * twist_to_joint_rates(Jdiag.Jp, Jdiag.JTheta).norm());
 
     // Choice (b) for each contact model: reciprocal to the contact's passive joint, and G_i's columns.
     for (ContactModel model : {ContactModel::kFrictionlessPoint, ContactModel::kHardFinger, ContactModel::kSoftFinger}) {

@@ -196,7 +196,9 @@ TEST_CASE("Table 1 rows d, e (column 2) equal the general reciprocal-screw compu
   // Measured (docs/parallel-manipulator.md): 1.4e-17, exactly 0, 3.8e-14, 2e-14 (relative).
   CHECK(worst_jtheta < 1e-15);
   CHECK(worst_recip < 1e-15);
-  CHECK(worst_line < 1e-9);
+  // Unit line directions from two computations (Table 1's formulas, SVD-based choice (a)): rounding times the legs'
+  // conditioning, 3.8e-14 worst over the 1000 grasps; 1e-12 = 26x, room for other draws (the old 1e-9: 2.6e4x).
+  CHECK(worst_line < 1e-12);
   CHECK(worst_map < 1e-12);
 }
 

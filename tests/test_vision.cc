@@ -60,11 +60,12 @@ const unsigned char kColours[5][3] = {{0, 230, 0}, {230, 0, 0}, {0, 0, 230}, {23
 TEST_CASE("vision: HSV conversion and the five marker colour rules", "[vision]") {
   const Hsv red = to_hsv(255, 0, 0), yellow = to_hsv(200, 200, 0), blue = to_hsv(0, 0, 128);
   CHECK(red.h == Approx(0.0).margin(1e-12));  // g = b: exactly 0
-  CHECK(red.s == Approx(1.0));
-  CHECK(yellow.h == Approx(60.0));
-  CHECK(yellow.v == Approx(200.0 / 255.0));
-  CHECK(blue.h == Approx(240.0));
-  CHECK(to_hsv(255, 0, 128).h == Approx(360.0 - 60.0 * 128.0 / 255.0));  // (g - b) / c = -128/255
+  // A few divisions and products each: rounding, measured exactly 0 for all five; 1e-14 relative (~45 ulp).
+  CHECK(red.s == Approx(1.0).epsilon(1e-14));
+  CHECK(yellow.h == Approx(60.0).epsilon(1e-14));
+  CHECK(yellow.v == Approx(200.0 / 255.0).epsilon(1e-14));
+  CHECK(blue.h == Approx(240.0).epsilon(1e-14));
+  CHECK(to_hsv(255, 0, 128).h == Approx(360.0 - 60.0 * 128.0 / 255.0).epsilon(1e-14));  // (g - b) / c = -128/255
   CHECK(to_hsv(90, 90, 90).s == 0.0);
   const auto& rules = berul_marker_rules();
   REQUIRE(rules[0].name == "green");
@@ -113,15 +114,17 @@ TEST_CASE("vision: patches and exact centres of gravity on a synthetic image", "
 
 TEST_CASE("vision: eq 1 recovers signed joint angles from marker positions", "[vision]") {
   // Straight chain: captured 180 deg, theta 0.
-  CHECK(captured_angle({0, 0}, {10, 0}, {20, 0}) == Approx(M_PI));
+  // atan2 of exact integer vectors and pi minus it: within an ulp or two of the libm (measured exactly equal here,
+  // and below); 1e-14 relative is room for a less accurate libm.
+  CHECK(captured_angle({0, 0}, {10, 0}, {20, 0}) == Approx(M_PI).epsilon(1e-14));
   CHECK(angle_from_captured(M_PI) == Approx(0.0).margin(1e-15));  // pi - pi
   // Right angle, next link turned counter-clockwise on screen (image y down: "up" is -y): captured 90 deg, theta
   // = 180 - 90 = 90 deg.
-  CHECK(captured_angle({0, 0}, {10, 0}, {10, -10}) == Approx(M_PI / 2));
-  CHECK(angle_from_captured(captured_angle({0, 0}, {10, 0}, {10, -10})) == Approx(M_PI / 2));
+  CHECK(captured_angle({0, 0}, {10, 0}, {10, -10}) == Approx(M_PI / 2).epsilon(1e-14));
+  CHECK(angle_from_captured(captured_angle({0, 0}, {10, 0}, {10, -10})) == Approx(M_PI / 2).epsilon(1e-14));
   // Turned clockwise on screen: captured 270 deg, theta -90 deg.
-  CHECK(captured_angle({0, 0}, {10, 0}, {10, 10}) == Approx(3 * M_PI / 2));
-  CHECK(angle_from_captured(captured_angle({0, 0}, {10, 0}, {10, 10})) == Approx(-M_PI / 2));
+  CHECK(captured_angle({0, 0}, {10, 0}, {10, 10}) == Approx(3 * M_PI / 2).epsilon(1e-14));
+  CHECK(angle_from_captured(captured_angle({0, 0}, {10, 0}, {10, 10})) == Approx(-M_PI / 2).epsilon(1e-14));
   // A chain like the BERUL finger (theta_2, theta_3 > 57 deg) and one with a hyperextended joint, any heading.
   const std::array<double, 4> len{60, 90, 55, 40};
   for (const std::array<double, 3> theta : {std::array<double, 3>{0.2, 1.2189, 1.5821}, {-0.1, 0.9, -0.3}}) {
@@ -167,7 +170,7 @@ TEST_CASE("vision: the marker model carries eqs 4-5 in its joint equalities", "[
   auto m = mjhand_test::load_xml_file(mjhand_test::source_path("models/berul_finger_markers.xml"));
   const MarkerFinger f = find_marker_finger(m.get(), "");  // read_model_chains checks the bodies realise the chain
   CHECK(f.chain.chain.name == "index");
-  CHECK(f.offset[1] == Approx(1.0078));
+  CHECK(f.offset[1] == Approx(1.0078).epsilon(1e-15));  // the model's "1.0078" parsed: exact here (measured)
   CHECK(m->actuator_trnid[2 * f.actuator] == f.chain.joint_ids[0]);
   const mjhand::CouplingLaw l21 = equality_law(m.get(), f, 0), l32 = equality_law(m.get(), f, 1);
   for (int k = 0; k < 2; ++k) {
