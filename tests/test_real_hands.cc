@@ -194,7 +194,7 @@ TEST_CASE("real hands: the 2F-85's loops close, its pads stay parallel and open 
   set_stroke(0.8);
   const double closed = pad_gap();
   // Robotiq's datasheet: 85 mm stroke (the 2F-85's name). Between the joint limits (0 ... 0.8 rad) the URDF geometry
-  // opens the pads' faces 86.1 mm and closes them to 1.5 mm: a stroke of 84.6 mm, within 1 mm (the datasheet's
+  // opens the pads' faces 86.0 mm and closes them to 1.5 mm: a stroke of 84.5 mm, within 1 mm (the datasheet's
   // figure is rounded to the millimetre) of 85 mm; closed, the pads do not cross.
   INFO("open " << open << " m, closed " << closed << " m");
   CHECK(std::abs(open - closed - 0.085) < 0.001);
@@ -274,7 +274,7 @@ TEST_CASE("real hands: each grasp scene holds its 50 g object for 1 s from the k
     }
     INFO("object height change " << dz << " m, fingers in contact " << fingers.size());
     // An object that slipped would fall ~0.1 m to the floor; held, it only creeps by the contacts' compliance
-    // (measured <= 0.13 mm, docs/real-hands.md). 2 mm is 15 times that and under a tenth of the objects' radius.
+    // (measured <= 0.06 mm, docs/real-hands.md). 2 mm is 30 times that and under a tenth of the objects' size.
     CHECK(std::abs(dz) < 0.002);
     CHECK(fingers.size() >= 2);
   }
