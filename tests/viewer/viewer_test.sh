@@ -1,7 +1,7 @@
 #!/bin/bash
 # Script tests of mjhand-view, run by ctest under Xvfb (the script wraps itself in xvfb-run -a).
 #   viewer_test.sh MODE VIEWER VIEW_CHECK SOURCE_DIR WORK_DIR
-# MODE models: every complete models/*.xml -> --screenshot --time 0.2 exits 0, writes a PNG of the asked size that
+# MODE models: every complete models/*.xml and models/real/*.xml -> --screenshot --time 0.2 exits 0, writes a PNG of the asked size that
 #              is not uniform (>= 2% of pixels unlike the corner; an empty or black shot has 0, the smallest scene,
 #              berul_finger_markers.xml, 2.4%, the next ones 5%); a model MuJoCo cannot compile alone passes only when another model
 #              includes it (an include-only fragment, listed), and every other model must give a screenshot.
@@ -30,11 +30,11 @@ bad() { echo "FAIL: $*"; fail=1; }
 
 if [ "$MODE" = models ]; then
   shot=0 skipped=""
-  for model in "$SRC"/models/*.xml; do
+  for model in "$SRC"/models/*.xml "$SRC"/models/real/*.xml; do
     name=$(basename "$model" .xml)
     if ! "$CHECK" loads "$model" 2>"$WORK/$name.load.err"; then
       # Only an include-only fragment may fail to compile alone, and only when another model includes it.
-      if grep -qs "<include file=\"$name.xml\"" "$SRC"/models/*.xml; then
+      if grep -qs "<include file=\"$name.xml\"" "$(dirname "$model")"/*.xml; then
         skipped="$skipped $name"
       else
         bad "$name: MuJoCo cannot compile it and no model includes it"; cat "$WORK/$name.load.err"
@@ -54,7 +54,7 @@ if [ "$MODE" = models ]; then
     shot=$((shot + 1))
   done
   echo "screenshots: $shot; skipped include-only fragments:${skipped:- none}"
-  total=$(ls "$SRC"/models/*.xml | wc -l)
+  total=$(ls "$SRC"/models/*.xml "$SRC"/models/real/*.xml | wc -l)
   nskipped=$(wc -w <<<"$skipped")
   [ $((shot + nskipped)) -eq "$total" ] || bad "$total models, $shot screenshots + $nskipped fragments"
   exit $fail
