@@ -67,9 +67,11 @@ TEST_CASE("Power grasp of a free sphere: contact sequence and object motion", "[
   // Dragged toward fingers 1/3 (+x); the gripper is symmetric in y, so no y motion and rotation only about y.
   const Eigen::Vector3d start(r.rows.front()[1], r.rows.front()[2], r.rows.front()[3]);
   CHECK(r.final_pos[0].x() > start.x() + 0.002);
-  CHECK(std::abs(r.final_pos[0].y() - start.y()) < 1e-4);
-  CHECK(std::abs(r.final_euler_zyx[0].x()) < 1e-3);  // phi (about z)
-  CHECK(std::abs(r.final_euler_zyx[0].z()) < 1e-3);  // psi (about x)
+  // Mirror symmetry holds to rounding (measured 5.7e-17 m, 3.5e-15 and 2.0e-15 rad after 0.6 s): 1e-12 leaves room
+  // for summation-order differences between builds, far below any physical drift.
+  CHECK(std::abs(r.final_pos[0].y() - start.y()) < 1e-12);
+  CHECK(std::abs(r.final_euler_zyx[0].x()) < 1e-12);  // phi (about z)
+  CHECK(std::abs(r.final_euler_zyx[0].z()) < 1e-12);  // psi (about x)
   // The time series holds 6 pose columns per object, the 13 signals and the 12 joints.
   CHECK(r.header().size() == 1 + 6 + 13 + 12);
   CHECK(r.metrics[0].contacts >= 4);
