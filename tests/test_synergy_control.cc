@@ -59,7 +59,7 @@ TEST_CASE("synergy plugin: torque is the soft-synergy law; settles at q0 + S z m
   int inputs[3], acts[15];
   for (int c = 0; c < 3; ++c) inputs[c] = mj_name2id(m.get(), mjOBJ_ACTUATOR, ("z" + std::to_string(c + 1)).c_str());
   for (int i = 0; i < 15; ++i) acts[i] = mj_name2id(m.get(), mjOBJ_ACTUATOR, (s.joints[i] + "_syn").c_str());
-  // z: on a grid of steps 0.1 in [-1.5, 1.5]^3, the largest amplitudes whose reference keeps 0.05 rad from the
+  // z: on a grid of steps 0.1 in [-1.5, 1.5]^3, the largest amplitudes whose reference keeps 0.06 rad from the
   // joint limits (room for the gravity sag, below).
   Eigen::Vector3d z = Eigen::Vector3d::Zero();
   double best = -1;
@@ -69,17 +69,17 @@ TEST_CASE("synergy plugin: torque is the soft-synergy law; settles at q0 + S z m
         const Eigen::Vector3d t(0.1 * a, 0.1 * b, 0.1 * c);
         const Eigen::VectorXd q = synergy_posture(s, t);
         const double margin = std::min(q.minCoeff(), 1.5707963267948966 - q.maxCoeff());
-        if (margin >= 0.05 && t.norm() > best) {
+        if (margin >= 0.06 && t.norm() > best) {
           best = t.norm();
           z = t;
         }
       }
   const Eigen::VectorXd qr = synergy_posture(s, z);
-  // The reference must lie inside the joint ranges [0, pi/2] with room for the gravity sag (< 0.1 rad, below), so
-  // that no joint limit adds a force.
+  // The reference must lie inside the joint ranges [0, pi/2] with room for the gravity sag (measured 0.045 rad), so
+  // that no joint limit adds a force (checked after settling).
   INFO("z " << z.transpose() << ", q_r in [" << qr.minCoeff() << ", " << qr.maxCoeff() << "]");
-  REQUIRE(qr.minCoeff() >= 0.05);
-  REQUIRE(qr.maxCoeff() <= 1.5707963267948966 - 0.05);
+  REQUIRE(qr.minCoeff() >= 0.06);
+  REQUIRE(qr.maxCoeff() <= 1.5707963267948966 - 0.06);
   for (int c = 0; c < 3; ++c) d->ctrl[inputs[c]] = z(c);
 
   // The law from mjData, during the motion: every 250 steps.
@@ -110,10 +110,12 @@ TEST_CASE("synergy plugin: torque is the soft-synergy law; settles at q0 + S z m
     speed = std::max(speed, std::abs(d->qvel[joints.dof[i]]));
   }
   CHECK(sag > 0.01);     // gravity (palm up) loads the joints: the check below is not trivially q = q_r
-  CHECK(sag < 0.05);     // and the reference's margin to the limits above covers it
+  int limits = 0;        // and no joint limit acts: the balance below is the actuation's and gravity's alone
+  for (int e = 0; e < d->nefc; ++e) limits += d->efc_type[e] == mjCNSTR_LIMIT_JOINT;
+  CHECK(limits == 0);
   CHECK(speed < 1e-6);   // settled
   // The remaining motion's damping force kd * speed < 1e-8 N m, so the equilibrium holds to ~1e-8 / kq rad.
-  CHECK(residual < 1e-7);
+  CHECK(residual < 1e-7);  // measured 1.6e-12 (speed 8e-11 rad/s)
 }
 
 TEST_CASE("synergy plugin: bad configurations are named", "[synergy]") {
