@@ -47,7 +47,7 @@ std::string scene_with(const std::string& key, const std::string& value) {
 
 }  // namespace
 
-TEST_CASE("synergy plugin: torque is the soft-synergy law; settles at q0 + S z minus K_q^-1 gravity torque",
+TEST_CASE("synergy plugin: torque is the soft-synergy law, settles at q0 + S z minus K_q^-1 gravity torque",
           "[synergy]") {
   auto m = mjhand_test::load_xml_file(source_path(kScene));
   const Synergies s = read_synergies(source_path(kSynergies));
