@@ -180,7 +180,7 @@ TEST_CASE("closing with synergies: the direct-drive hand stops on a sphere with 
   INFO("travel " << r.travel << " steps " << r.steps << " deepest " << r.deepest);
   CHECK(r.stopped_by_contact);
   CHECK(r.travel < o.travel);
-  CHECK(std::set<std::string>(r.fingers.begin(), r.fingers.end()) == std::set<std::string>{"f3_link1", "f4_link1"});
+  CHECK(std::set<std::string>(r.fingers.begin(), r.fingers.end()) == std::set<std::string>{"f3", "f4"});
   // MuJoCo's soft contacts penetrate; the default solimp reaches its full impedance at 1 mm (width 0.001), beyond
   // which a contact is not resolved as intended.
   CHECK(r.deepest > -1e-3);
@@ -242,7 +242,7 @@ TEST_CASE("synergies CLI and postures file: bad input is named", "[synergy]") {
   const std::string text = mjhand_test::read_all(source_path(kPostures));
   const size_t row = text.find("\n0,box,") + 1;  // line 5: the first posture
   std::string bad = text;
-  bad.replace(bad.find(",f2_link1+f3_link1,", row) + 19, 18, "x.5");
+  bad.replace(bad.find(",f2+f3,", row) + 7, 18, "x.5");
   const std::string path = dir + "/bad.csv";
   std::ofstream(path) << bad;
   CHECK_THROWS_WITH(read_postures(path), Catch::StartsWith(path + ":5: f1_j1: not a finite number: 'x.5"));

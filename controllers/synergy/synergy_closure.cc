@@ -25,7 +25,12 @@ HandFingers hand_fingers(const mjModel* m, const SynergyJoints& joints) {
     if (finger_of_root[static_cast<size_t>(root)] < 0) {
       finger_of_root[static_cast<size_t>(root)] = static_cast<int>(h.names.size());
       const char* name = mj_id2name(m, mjOBJ_BODY, root);
-      h.names.push_back(name ? name : "body#" + std::to_string(root));
+      std::string finger = name ? name : "body#" + std::to_string(root);
+      const std::string link1 = "_link1";  // mjhand's generated hands name a finger's bodies <finger>_link<k>
+      if (finger.size() > link1.size() && finger.compare(finger.size() - link1.size(), link1.size(), link1) == 0) {
+        finger.resize(finger.size() - link1.size());
+      }
+      h.names.push_back(finger);
       for (int a = m->body_parentid[root]; a > 0; a = m->body_parentid[a]) h.above_fingers[static_cast<size_t>(a)] = 1;
     }
     h.finger_of_body[static_cast<size_t>(b)] = finger_of_root[static_cast<size_t>(root)];

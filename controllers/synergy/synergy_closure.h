@@ -18,7 +18,7 @@ namespace mjhand {
 // The fingers of a hand: a finger is the subtree of a body that carries a synergy joint and has no synergy-joint
 // body above it. Bodies outside every finger and not above one (objects, the world's own geoms) are "the object".
 struct HandFingers {
-  std::vector<std::string> names;     // per finger: its root body's name
+  std::vector<std::string> names;     // per finger: its root body's name, without the "_link1" of mjhand's hands
   std::vector<int> finger_of_body;    // m->nbody entries: finger index, or -1
   std::vector<char> above_fingers;    // m->nbody entries: 1 for the palm and every other ancestor of a finger root
 };
