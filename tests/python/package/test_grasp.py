@@ -148,4 +148,4 @@ def test_analytic_contacts_without_mujoco():
     E = mjhand.internal_force_basis(G)
     assert E.shape == (9, 3)
     # SVD null space of a G with entries <= 1: G E ~ eps ||G|| (~2e-16)
-    np.testing.assert_allclose(G @ E, 0, atol=1e-15)
+    np.testing.assert_allclose(G @ E, 0, atol=1e-15, rtol=0)

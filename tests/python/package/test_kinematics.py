@@ -60,18 +60,18 @@ def test_ik_round_trip_and_closed_form():
     q, res = chain.ik_position(target[:3, 3], np.zeros(3))
     # the solver's tolerance 1e-10 m (the ik_position default); the FK check repeats it
     assert res.converged and res.position_error < 1e-10
-    np.testing.assert_allclose(chain.forward_kinematics(q)[:3, 3], target[:3, 3], atol=1e-10)
+    np.testing.assert_allclose(chain.forward_kinematics(q)[:3, 3], target[:3, 3], atol=1e-10, rtol=0)
     q, res = chain.ik_pose(target, np.zeros(3))
     assert res.converged
     # weighted error < 1e-10 (orientation_weight 0.05 m/rad): < 2e-9 rad of rotation, ~3e-9 rad on 0.03-m links
-    np.testing.assert_allclose(q, q_true, atol=1e-8)  # the pose fixes q for this finger (Mattar eqs 6-11)
+    np.testing.assert_allclose(q, q_true, atol=1e-8, rtol=0)  # the pose fixes q for this finger (Mattar eqs 6-11)
     status, sols = mjhand.egrasp_ik_position(f, target[:3, 3])
     assert status == "ok", status
     # a branch match only: acos near a straight finger keeps ~1e-8 rad; allclose's default rtol 1e-5 adds to atol
-    assert any(np.allclose(s, q_true, atol=1e-9) for s, within in sols)
+    assert any(np.allclose(s, q_true, atol=1e-9, rtol=0) for s, within in sols)
     # closed form (eqs 12-13) away from the straight finger: atan2/acos rounding on 0.1-m tips (~1e-16 m)
     for s, _ in sols:
-        np.testing.assert_allclose(chain.forward_kinematics(s)[:3, 3], target[:3, 3], atol=1e-12)
+        np.testing.assert_allclose(chain.forward_kinematics(s)[:3, 3], target[:3, 3], atol=1e-12, rtol=0)
 
 
 def test_singularity_measures_against_numpy():
@@ -96,5 +96,5 @@ def test_coupling_fit_against_numpy_polyfit():
     fit = mjhand.fit_polynomial(x.tolist(), y.tolist(), 2)
     # centred-and-scaled QR vs NumPy's lstsq of a degree-2 Vandermonde on [0, 1.2] (condition ~1e2): rounding ~1e-14
     np.testing.assert_allclose(fit.coefficients, np.polyfit(x, y, 2)[::-1], rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(fit.residual, y - np.polyval(np.polyfit(x, y, 2), x), atol=1e-12)
+    np.testing.assert_allclose(fit.residual, y - np.polyval(np.polyfit(x, y, 2), x), atol=1e-12, rtol=0)
     assert fit(0.5) == pytest.approx(np.polyval(np.polyfit(x, y, 2), 0.5), abs=1e-12)

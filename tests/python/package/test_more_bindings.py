@@ -23,7 +23,7 @@ def test_min_norm_forces_equal_the_cli(grasp, report):
     np.testing.assert_array_equal(r.lambda_, report["min_norm_forces"]["lambda"])
     assert r.balances == report["min_norm_forces"]["balances"] and r.in_cones == report["min_norm_forces"]["in_cones"]
     # the 0.49-N weight balanced by lambda = -G^+ W, cond(G) ~ 5 here: rounding ~ eps cond |W| (~1e-16)
-    np.testing.assert_allclose(grasp.G @ r.lambda_, -np.array(report["gravity_wrench"]), atol=1e-14)
+    np.testing.assert_allclose(grasp.G @ r.lambda_, -np.array(report["gravity_wrench"]), atol=1e-14, rtol=0)
 
 
 def test_statics_against_numpy(grasp):
@@ -42,10 +42,10 @@ def test_statics_against_numpy(grasp):
     PN = np.eye(G.shape[1]) - np.linalg.pinv(G) @ G
     A = PN @ JH
     # orthonormal bases by SVD of 16-column matrices with O(1) entries: rounding ~ 16 eps (measured <= 3e-15)
-    np.testing.assert_allclose(E.T @ E, np.eye(E.shape[1]), atol=1e-12)
+    np.testing.assert_allclose(E.T @ E, np.eye(E.shape[1]), atol=1e-12, rtol=0)
     assert E.shape[1] == np.linalg.matrix_rank(A)
-    np.testing.assert_allclose(G @ E, 0, atol=1e-12)
-    np.testing.assert_allclose(E @ (E.T @ A), A, atol=1e-12)  # spans range(A)
+    np.testing.assert_allclose(G @ E, 0, atol=1e-12, rtol=0)
+    np.testing.assert_allclose(E @ (E.T @ A), A, atol=1e-12, rtol=0)  # spans range(A)
 
 
 def test_selection_matrix_and_cone_margin(grasp):
