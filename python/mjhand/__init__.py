@@ -29,6 +29,7 @@ from ._core import (  # noqa: E402  (the C++ API, same names)
     hand_jacobian, hand_object_mobility, internal_force_basis, is_force_closure, joint_torques, min_norm_forces,
     model_chains, mujoco_contact_forces, object_center, object_twist, optimal_forces, parallel_view, pseudo_inverse,
     selection_matrix, singularity_measures, twist_to_joint_rates,
+    Synergies, SynergyClosure, SynergyFit, close_hand_with_synergies, fit_synergies, read_synergies, write_synergies,
 )
 
 def _as_array(a):

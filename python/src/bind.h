@@ -42,5 +42,6 @@ void bind_grasp(nb::module_& m);
 void bind_kinematics(nb::module_& m);
 void bind_builders(nb::module_& m);
 void bind_batch(nb::module_& m);
+void bind_synergies(nb::module_& m);
 
 }  // namespace mjhand::py
