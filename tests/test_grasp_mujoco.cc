@@ -310,5 +310,7 @@ TEST_CASE("optimal forces through J_H^T hold the object under gravity in MuJoCo"
   CHECK(drift < 1e-3);
   CHECK(wrench_residual < 1e-2 * mass * 9.81);
   CHECK(torque_residual < 1e-2);
-  CHECK(in_friction_cones(now, lam, 1e-6));
+  // MuJoCo's elliptic-cone forces lie in the cone by construction (measured smallest slack 0.68 N at the end of the
+  // hold): 1e-9 N is rounding slack.
+  CHECK(in_friction_cones(now, lam, 1e-9));
 }
