@@ -10,6 +10,7 @@
 
 #include <mjhand/grasp/contact_frames.h>
 #include <mjhand/grasp/grasp_matrix.h>
+#include <mjhand/grasp/grasp_quality.h>
 #include <mjhand/grasp/manipulability.h>
 
 using namespace mjhand;
@@ -284,4 +285,20 @@ TEST_CASE("manipulability: rank-deficient input is finite, bad sizes are named",
   CHECK_THROWS_WITH(force_manipulability(p.G, bad, I6), Catch::Contains("J_H has a NaN"));
   CHECK_THROWS_AS(kinematic_manipulability(Eigen::MatrixXd::Zero(6, 0), Eigen::MatrixXd::Zero(0, 6), I6),
                   std::invalid_argument);
+}
+
+TEST_CASE("ellipsoid_volume_HO is SynGrasp's SGmanipEllipsoidVolume, sqrt(det(H_O H_O^T))", "[grasp][manipulability]") {
+  // SGmanipEllipsoidVolume: Gc = G' inv(G G'), HO = Gc' J, VE = sqrt(det(HO HO')) -- computed here with an LU inverse
+  // and determinant, not the SVDs grasp_quality uses; no pi^3/6 unit-ball factor.
+  std::mt19937 rng(13);
+  const Pinch p = random_grasp(rng);
+  const Eigen::MatrixXd Gc = p.G.transpose() * (p.G * p.G.transpose()).inverse();
+  const Eigen::MatrixXd HO = Gc.transpose() * p.JH;
+  const double VE = std::sqrt((HO * HO.transpose()).determinant());
+  const GraspQuality q = grasp_quality(p.G, p.JH);
+  REQUIRE(q.valid);
+  CHECK(q.ellipsoid_volume_HO == Approx(VE).epsilon(1e-9));  // LU vs SVD rounding, condition ~1e3
+  // Rank < 6 (the pinch has a free rotation): SynGrasp's inv(G G') is singular; mjhand reports 0.
+  const Pinch pin = pinch(0.05);
+  CHECK(grasp_quality(pin.G, pin.JH).ellipsoid_volume_HO == 0.0);
 }
