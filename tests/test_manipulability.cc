@@ -2,6 +2,7 @@
 // pinch, sampled inputs mapped by an independent least-squares solve, synergy invariances and kinematic/force duality.
 #include <catch2/catch.hpp>
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <cmath>
@@ -228,6 +229,63 @@ TEST_CASE("manipulability: one synergy gives a line along the predicted motion, 
   // Rounding amplified by J_H's condition (~1e2..1e3).
   CHECK(l.full.semi_axes(0) == Approx(du0.norm()).epsilon(1e-9));
   CHECK(std::abs(l.full.directions.col(0).dot(du0.normalized())) == Approx(1).epsilon(1e-9));
+}
+
+TEST_CASE("manipulability: the kinematic axes are SynGrasp's compliant rigid-body-motion eigenvalues",
+          "[grasp][manipulability]") {
+  // SynGrasp's route, rebuilt from the quasi-static equations (Prattichizzo et al. 2012; SGquasistaticHsolution):
+  // unknowns x = (dw, dlambda, dtau, dsigma, du, dq, dz, dz_r) with random SPD stiffnesses K_c, K_q, K_z and
+  //   dw + G dlambda = 0,  dtau = J_H^T dlambda,  dsigma = S^T dtau,  dlambda = K_c (J_H dq - G^T du),
+  //   dtau = K_q (S dz - dq),  dsigma = K_z (dz_r - dz).
+  // The rigid-body motions are the solutions with dlambda = 0; SGkinManipulability's D are the generalized
+  // eigenvalues of (Gamma_u' Gamma_u, Gamma_zr' Gamma_zr) over them. Their nonzero square roots must be our axes.
+  std::mt19937 rng(17);
+  const Pinch p = random_grasp(rng);
+  const int m = 9, n = 9, nz = 7;
+  const Eigen::MatrixXd S = random_matrix(rng, n, nz);
+  const auto spd = [&](int k) {
+    const Eigen::MatrixXd A = random_matrix(rng, k, k);
+    return Eigen::MatrixXd(A * A.transpose() + k * Eigen::MatrixXd::Identity(k, k));
+  };
+  const Eigen::MatrixXd Kc = 1e3 * spd(m), Kq = spd(n), Kz = spd(nz);
+  const int iw = 0, il = 6, it = il + m, is = it + n, iu = is + nz, iq = iu + 6, iz = iq + n, ir = iz + nz,
+            cols = ir + nz;
+  Eigen::MatrixXd E = Eigen::MatrixXd::Zero(6 + n + nz + m + n + nz, cols);
+  int row = 0;
+  E.block(row, iw, 6, 6).setIdentity();
+  E.block(row, il, 6, m) = p.G;
+  row += 6;
+  E.block(row, it, n, n).setIdentity();
+  E.block(row, il, n, m) = -p.JH.transpose();
+  row += n;
+  E.block(row, is, nz, nz).setIdentity();
+  E.block(row, it, nz, n) = -S.transpose();
+  row += nz;
+  E.block(row, il, m, m).setIdentity();
+  E.block(row, iq, m, n) = -Kc * p.JH;
+  E.block(row, iu, m, 6) = Kc * p.G.transpose();
+  row += m;
+  E.block(row, it, n, n).setIdentity();
+  E.block(row, iz, n, nz) = -Kq * S;
+  E.block(row, iq, n, n) = Kq;
+  row += n;
+  E.block(row, is, nz, nz).setIdentity();
+  E.block(row, ir, nz, nz) = -Kz;
+  E.block(row, iz, nz, nz) = Kz;
+  const Eigen::MatrixXd Gamma = Eigen::FullPivLU<Eigen::MatrixXd>(E).kernel();
+  REQUIRE(Gamma.cols() == 6 + nz);  // one solution per (dw, dz_r)
+  const Eigen::MatrixXd c = Eigen::FullPivLU<Eigen::MatrixXd>(Gamma.middleRows(il, m)).kernel();
+  const Eigen::MatrixXd rb = Gamma * c;  // dlambda = 0
+  const Eigen::MatrixXd Gu = rb.middleRows(iu, 6), Gz = rb.middleRows(ir, nz);
+  const Eigen::MatrixXd A = Gu.transpose() * Gu, B = Gz.transpose() * Gz;
+  Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> ge(A, B);
+  const ManipulabilityEllipsoid k = kinematic_manipulability(p.G, p.JH, S);
+  REQUIRE(rb.cols() == k.compatible_inputs);
+  REQUIRE(k.full.finite_rank == rb.cols());  // 4 here: every rigid-body motion moves the object
+  for (int i = 0; i < k.full.finite_rank; ++i) {
+    // LU kernels with stiffnesses up to ~1e4 and J_H's condition ~1e3: 1e-7 relative.
+    CHECK(std::sqrt(ge.eigenvalues()(rb.cols() - 1 - i)) == Approx(k.full.semi_axes(i)).epsilon(1e-7));
+  }
 }
 
 TEST_CASE("manipulability: force axes are the reciprocals of the kinematic ones (virtual work)", "[grasp][manipulability]") {
