@@ -16,6 +16,7 @@
 #include <mjhand/grasp/grasp_matrix.h>
 #include <mjhand/grasp/hand_jacobian.h>
 #include <mjhand/grasp/grasp_quality.h>
+#include <mjhand/grasp/manipulability.h>
 #include <mjhand/native/instances.h>
 #include <mjhand/sensors/grasp_analysis.h>
 #include "test_util.h"
@@ -239,7 +240,7 @@ TEST_CASE("analyze --json parses and its G and J_H equal the library's for the s
   const auto r = analyze(scene + " --settle 1 --json");
   REQUIRE(r.status == 0);
   const Json j = parse_json(r.output);
-  CHECK(j["schema_version"].number == 1);
+  CHECK(j["schema_version"].number == 2);
   CHECK(j["state"]["settle_steps"].number == 500);
   CHECK(j["object"]["body"].string == "ball");
   CHECK(j["object"]["free_joint"].boolean);
@@ -293,6 +294,26 @@ TEST_CASE("analyze --json parses and its G and J_H equal the library's for the s
   const GraspQuality q = grasp_quality(G, JH);
   CHECK(j["quality"]["sigma_min_G"].number == Approx(q.sigma_min_G).epsilon(1e-12));  // the same G: rounding at most
   CHECK(j["quality"]["rank_G"].number == 6);
+  // The manipulability ellipsoids are the library's for the same G and J_H (tests/test_manipulability.cc checks the
+  // library itself); JSON prints %.17g, so the numbers agree to rounding of the SVDs' order of operations.
+  const Eigen::MatrixXd I12 = Eigen::MatrixXd::Identity(12, 12);
+  const ManipulabilityEllipsoid ke = kinematic_manipulability(G, JH, I12);
+  const ManipulabilityEllipsoid fe = force_manipulability(G, JH, I12);
+  const Json& jm = j["manipulability"];
+  REQUIRE(jm["kinematic"]["semi_axes"].size() == 6);
+  for (int k = 0; k < 6; ++k) {
+    CHECK(jm["kinematic"]["semi_axes"][k].number == Approx(ke.full.semi_axes(k)).margin(1e-12));
+    if (std::isinf(fe.full.semi_axes(k))) {
+      CHECK(jm["force"]["semi_axes"][k].type == Json::kNull);  // unbounded: JSON null
+    } else {
+      CHECK(jm["force"]["semi_axes"][k].number == Approx(fe.full.semi_axes(k)).epsilon(1e-12));
+    }
+  }
+  for (int k = 0; k < 3; ++k) {
+    CHECK(jm["kinematic"]["linear_semi_axes"][k].number == Approx(ke.linear.semi_axes(k)).margin(1e-12));
+  }
+  CHECK(jm["kinematic"]["indeterminate"].number == 0);
+  CHECK(ke.full.semi_axes(0) > 0);
   CHECK(j["force_closure"].boolean);
   CHECK(j["epsilon"]["L1"]["epsilon"].number > 0);
   CHECK(j["epsilon"]["Linf"]["status"].string == "too_many_points");  // 4 soft fingers: 83521 points by default

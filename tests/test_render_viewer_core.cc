@@ -22,6 +22,10 @@
 #include "session.h"
 #include "signals.h"
 #include "test_util.h"
+#include <mjhand/grasp/grasp_state.h>
+#include <Eigen/LU>
+#include <Eigen/QR>
+#include <Eigen/Eigenvalues>
 
 using namespace mjhand::view;
 using mjhand_test::source_path;
@@ -315,6 +319,64 @@ TEST_CASE("viewer signals and overlays: coil currents, ring buffer, contact geom
   OverlayFlags all;
   all.friction_cones = true;
   add_overlays(g.m(), g.d(), all, scn);
+  CHECK(scn.ngeom == scn.maxgeom);
+  mjv_freeScene(&scn);
+}
+
+TEST_CASE("viewer overlay: the manipulability ellipsoid geom has the grasp's translation semi-axes", "[viewer]") {
+  Session g(source_path("models/grasp_sensor_scene.xml"));
+  run_for(g, 1.0);
+  GraspMonitor mon(g.m(), "");
+  mon.update(g.m(), g.d(), &g.instances(), false);
+  const GraspMetrics& gm = mon.metrics();
+  REQUIRE(gm.contacts >= 1);
+  REQUIRE(gm.ellipsoid_ok);
+  // Independent computation from the same G and J_H: the compatible joint speeds from an LU kernel of
+  // [J_H, -G^T], Z orthonormal (QR), M = (G^T)^+ J_H Z (complete orthogonal decomposition), and the translation
+  // block's semi-axes as the square roots of the eigenvalues of (M M^T)_tt -- the projection of the 6-D ellipsoid.
+  mjhand::HandModel hand = mjhand::hand_from_moving_roots(g.m(), gm.object);
+  mjhand::GraspData data(g.m(), hand, 64);
+  mjhand::compute_grasp(g.m(), g.d(), hand, data);
+  const Eigen::MatrixXd G = data.G(), JH = data.JH();
+  Eigen::MatrixXd C(G.cols(), JH.cols() + 6);
+  C << JH, -G.transpose();
+  const Eigen::MatrixXd K = Eigen::FullPivLU<Eigen::MatrixXd>(C).kernel();
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(K.topRows(JH.cols()));
+  const Eigen::MatrixXd Z = Eigen::MatrixXd(qr.householderQ()).leftCols(qr.rank());
+  const Eigen::MatrixXd M = Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(G.transpose()).solve(JH * Z);
+  const Eigen::Matrix3d Ett = (M * M.transpose()).topLeftCorner<3, 3>();
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> es(Ett);
+  for (int i = 0; i < 3; ++i) {
+    // Rounding of SVD vs LU/QR/eigen routes on J_H entries of a few cm: 1e-9 of the largest axis.
+    CHECK(gm.ellipsoid_axes(i) == Approx(std::sqrt(std::max(0.0, es.eigenvalues()(2 - i))))
+                                      .margin(1e-9 * gm.ellipsoid_axes(0)));
+  }
+  CHECK(gm.ellipsoid_axes(0) > 0);
+  CHECK((gm.ellipsoid_centre - data.reference).norm() == 0.0);
+
+  mjvScene scn;
+  mjv_defaultScene(&scn);
+  mjv_makeScene(g.m(), &scn, 100);
+  OverlayFlags f;
+  add_ellipsoid_overlay(g.m(), gm, f, scn);  // off by default
+  CHECK(scn.ngeom == 0);
+  f.manip_ellipsoid = true;
+  f.ellipsoid_scale = 2.0f;
+  add_ellipsoid_overlay(g.m(), gm, f, scn);
+  REQUIRE(scn.ngeom == 1);
+  const mjvGeom& e = scn.geoms[0];
+  CHECK(e.type == mjGEOM_ELLIPSOID);
+  const double floor = 0.002 * g.m()->stat.extent;
+  for (int i = 0; i < 3; ++i) {
+    // mjvGeom stores floats: relative 1e-6.
+    CHECK(e.size[i] == Approx(std::max(2.0 * gm.ellipsoid_axes(i), floor)).epsilon(1e-6));
+    CHECK(e.pos[i] == Approx(gm.ellipsoid_centre(i)).margin(1e-6));
+    Eigen::Vector3d col(e.mat[i], e.mat[3 + i], e.mat[6 + i]);  // geom axis i in world coordinates
+    CHECK(std::abs(col.dot(gm.ellipsoid_dirs.col(i))) == Approx(1).epsilon(1e-6));
+  }
+  // A full scene is never overrun.
+  scn.ngeom = scn.maxgeom;
+  add_ellipsoid_overlay(g.m(), gm, f, scn);
   CHECK(scn.ngeom == scn.maxgeom);
   mjv_freeScene(&scn);
 }

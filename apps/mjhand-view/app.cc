@@ -49,6 +49,7 @@ App::App(const Options& options) : opt_(options) {
   s.paused = opt_.paused;
   ui_.object_name = opt_.object;
   ui_.overlays.friction_cones = opt_.cones;
+  ui_.overlays.manip_ellipsoid = opt_.ellipsoid;
   ui_.epsilon = opt_.epsilon;
   if (!opt_.object.empty()) GraspMonitor check(s.m(), opt_.object);  // unknown --object fails here, by name
   ui_.rebuild_for_model();
@@ -150,6 +151,7 @@ void App::render_frame() {
   mjr_setBuffer(mjFB_WINDOW, &con_);
   mjv_updateScene(s.m(), s.d(), &vopt_, &s.pert, &cam_, mjCAT_ALL, &scn_);
   add_overlays(s.m(), s.d(), ui_.overlays, scn_);
+  if (ui_.grasp) add_ellipsoid_overlay(s.m(), ui_.grasp->metrics(), ui_.overlays, scn_);
   mjr_render(viewport, &scn_, &con_);
 
   ImGui_ImplOpenGL3_NewFrame();

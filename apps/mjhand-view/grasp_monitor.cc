@@ -1,9 +1,11 @@
 #include "grasp_monitor.h"
 
+#include <Eigen/LU>
 #include <cstdio>
 #include <stdexcept>
 
 #include <mjhand/grasp/grasp_quality.h>
+#include <mjhand/grasp/manipulability.h>
 #include <mjhand/grasp/wrench_space.h>
 
 namespace mjhand::view {
@@ -119,6 +121,16 @@ void GraspMonitor::update(const mjModel* m, const mjData* d, const InstanceList*
   g.closure = r == ForceClosureLP::Result::kClosure      ? "yes"
               : r == ForceClosureLP::Result::kNotClosure ? "no"
                                                          : to_string(r);
+  if (data_->JH().cols() > 0 && data_->G().allFinite() && data_->JH().allFinite()) {
+    const ManipulabilityEllipsoid k = kinematic_manipulability(
+        data_->G(), data_->JH(), Eigen::MatrixXd::Identity(data_->JH().cols(), data_->JH().cols()));
+    g.ellipsoid_ok = true;
+    g.ellipsoid_centre = data_->reference;
+    g.ellipsoid_axes = k.linear.semi_axes;
+    g.ellipsoid_dirs = k.linear.directions;
+    if (g.ellipsoid_dirs.determinant() < 0) g.ellipsoid_dirs.col(2) *= -1;  // a rotation for the geom's frame
+    g.ellipsoid_indeterminate = k.indeterminate;
+  }
   if (epsilon) {
     const EpsilonResult e = ferrari_canny(data_->contacts, data_->reference);
     g.epsilon = e.epsilon;

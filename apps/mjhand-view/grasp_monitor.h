@@ -28,6 +28,13 @@ struct GraspMetrics {
   double epsilon = 0;          // L1 Ferrari-Canny epsilon [N-scaled units], when on
   std::string epsilon_status;
   std::string error;           // why nothing could be computed (e.g. no finger bodies)
+  // Kinematic manipulability ellipsoid (plugin/grasp/manipulability.h, joint inputs S = I), translation block: the
+  // object-centre velocities reachable with unit-norm joint speeds compatible with the contacts.
+  bool ellipsoid_ok = false;
+  Eigen::Vector3d ellipsoid_centre = Eigen::Vector3d::Zero();  // G's reference point (object centre of mass) [m]
+  Eigen::Vector3d ellipsoid_axes = Eigen::Vector3d::Zero();    // semi-axes, descending [m/s per unit joint speed]
+  Eigen::Matrix3d ellipsoid_dirs = Eigen::Matrix3d::Identity();  // columns: unit directions (right-handed)
+  int ellipsoid_indeterminate = 0;                              // 6 - rank(G)
 };
 
 class GraspMonitor {

@@ -47,7 +47,10 @@ int App::run_headless() {
   }
   const std::string metrics = ui_.grasp->text();
   render::RenderHooks hooks;
-  hooks.add_geoms = [&](mjvScene& scn) { add_overlays(m, d, ui_.overlays, scn); };
+  hooks.add_geoms = [&](mjvScene& scn) {
+    add_overlays(m, d, ui_.overlays, scn);
+    add_ellipsoid_overlay(m, ui_.grasp->metrics(), ui_.overlays, scn);
+  };
   hooks.draw_2d = [&](const mjrRect& viewport) {
     char time_text[64];
     std::snprintf(time_text, sizeof time_text, "t = %.3f s", d->time);

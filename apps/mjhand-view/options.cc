@@ -21,6 +21,7 @@ flags:
   --speed S                simulated seconds per wall-clock second (default 1)
   --paused                 start paused
   --cones                  show friction cones from the start
+  --ellipsoid              show the grasp's kinematic manipulability ellipsoid from the start
   --epsilon                compute Ferrari-Canny epsilon in the metrics box from the start
   --plot TEXT              plot every signal whose label contains TEXT from the start (repeatable), e.g.
                            --plot "q f1_" or --plot "contact normal"
@@ -41,6 +42,7 @@ keys:
   - / =        slower / faster (x1/2, x2)  0            real time (speed 1)
   [ / ]        previous / next keyframe    F2 or P      screenshot to mjhand-view-<time>.png
   tab          show / hide the panels      C / F        toggle contact forces / friction cones
+  E            toggle the manipulability ellipsoid
   ctrl+Q       quit
 mouse (like MuJoCo's simulate):
   left drag    rotate camera (shift: about the vertical)   right drag  move camera (shift: horizontally)
@@ -86,6 +88,8 @@ Options parse_options(int argc, char** argv) {
       o.paused = true;
     } else if (a == "--cones") {
       o.cones = true;
+    } else if (a == "--ellipsoid") {
+      o.ellipsoid = true;
     } else if (a == "--plot") {
       o.plots.push_back(value());
     } else if (a == "--epsilon") {

@@ -27,6 +27,7 @@ struct Options {
   double speed = 1.0;
   bool paused = false;
   bool cones = false;            // friction cones on from the start
+  bool ellipsoid = false;        // --ellipsoid: the manipulability ellipsoid overlay on from the start
   bool epsilon = false;          // epsilon in the metrics box from the start
   std::vector<std::string> plots; // --plot TEXT: signals whose label contains TEXT are plotted from the start
   double quit_after = 0;         // --quit-after S: close the window after S wall-clock seconds (scripted runs)

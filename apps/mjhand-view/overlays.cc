@@ -1,5 +1,6 @@
 #include "overlays.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstring>
@@ -59,6 +60,26 @@ double force_arrow_scale(const mjModel* m, const OverlayFlags& flags) {
   // share of the model's size per newton keeps hand-scale forces (0.1 .. 10 N) readable.
   const double extent = m->stat.extent > 0 ? m->stat.extent : 1.0;
   return 0.02 * extent * flags.force_scale;
+}
+
+double ellipsoid_drawn_axis(const mjModel* m, const OverlayFlags& flags, double a) {
+  const double extent = m->stat.extent > 0 ? m->stat.extent : 1.0;
+  return std::max(static_cast<double>(flags.ellipsoid_scale) * a, 0.002 * extent);
+}
+
+void add_ellipsoid_overlay(const mjModel* m, const GraspMetrics& g, const OverlayFlags& flags, mjvScene& scn) {
+  if (!flags.manip_ellipsoid || !g.ellipsoid_ok) return;
+  mjvGeom* geom = next_geom(scn);
+  if (!geom) return;
+  static const float rgba[4] = {0.6f, 0.25f, 0.95f, 0.5f};
+  mjtNum size[3], pos[3], mat[9];
+  for (int i = 0; i < 3; ++i) {
+    size[i] = ellipsoid_drawn_axis(m, flags, g.ellipsoid_axes(i));
+    pos[i] = g.ellipsoid_centre(i);
+    for (int j = 0; j < 3; ++j) mat[3 * i + j] = g.ellipsoid_dirs(i, j);  // row-major; geom axis j = direction j
+  }
+  mjv_initGeom(geom, mjGEOM_ELLIPSOID, size, pos, mat, rgba);
+  commit(scn, geom);
 }
 
 void add_overlays(const mjModel* m, const mjData* d, const OverlayFlags& flags, mjvScene& scn) {

@@ -16,6 +16,21 @@ void draw_overlay_panel(UiState& ui) {
     ImGui::Checkbox("friction cones", &f.friction_cones);
     ImGui::Checkbox("fingertip frames", &f.tip_frames);
     ImGui::Checkbox("object frames", &f.object_frames);
+    ImGui::Checkbox("manipulability ellipsoid", &f.manip_ellipsoid);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(90);
+    ImGui::SliderFloat("s##ellipsoid", &f.ellipsoid_scale, 0.01f, 100.0f, "%.2g s", ImGuiSliderFlags_Logarithmic);
+    if (f.manip_ellipsoid && ui.grasp) {
+      const GraspMetrics& g = ui.grasp->metrics();
+      if (g.ellipsoid_ok) {
+        ImGui::Text("semi-axes %.3g %.3g %.3g m/s per unit joint speed", g.ellipsoid_axes(0), g.ellipsoid_axes(1),
+                    g.ellipsoid_axes(2));
+        ImGui::Text("drawn x %.3g s (1 m/s -> %.3g m)%s", f.ellipsoid_scale, f.ellipsoid_scale,
+                    g.ellipsoid_indeterminate > 0 ? "; object motions the contacts leave free" : "");
+      } else {
+        ImGui::TextDisabled("no grasp to draw");
+      }
+    }
     ImGui::Checkbox("grasp metrics box", &f.metrics_box);
   }
   ImGui::End();

@@ -10,7 +10,7 @@ namespace mjhand::cli {
 
 namespace {
 
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;  // 2: ellipsoid_volume_HO without the pi^3/6 factor
 
 // Stable identifiers for JSON (the library's to_string texts are sentences).
 const char* model_id(ContactModel m) {
@@ -154,6 +154,24 @@ std::string format_report_text(const AnalyzeReport& r) {
       << ", uniformity " << t.num(q.uniformity_HO, "uniformity_HO (H_O is singular)") << "\n";
     o << "  manipulability J_H " << t.num(q.manipulability_JH, "manipulability_JH") << ", J_H^+ G^T "
       << t.num(q.manipulability_JHpGT, "manipulability_JHpGT") << "\n";
+
+    if (r.ellipsoids) {
+      // Unbounded semi-axes print as "unbounded" (the hand structure holds those wrenches with no joint torque).
+      const auto axes = [&](const Ellipsoid& e) {
+        std::string s = "(";
+        for (Eigen::Index i = 0; i < e.semi_axes.size(); ++i) {
+          s += std::string(i ? ", " : "") + (std::isinf(e.semi_axes(i)) ? std::string("unbounded") : t.num(e.semi_axes(i), "semi-axis"));
+        }
+        return s + ")";
+      };
+      const ManipulabilityEllipsoid& k = r.kin_ellipsoid;
+      const ManipulabilityEllipsoid& f = r.force_ellipsoid;
+      o << "manipulability ellipsoids (joint inputs, rigid contacts; semi-axes per unit joint speed / torque):\n";
+      o << "  kinematic: translation " << axes(k.linear) << " m/s, rotation " << axes(k.angular)
+        << " rad/s; compatible joint motions " << k.compatible_inputs << ", free object motions " << k.indeterminate
+        << "\n";
+      o << "  force: force " << axes(f.linear) << " N, moment " << axes(f.angular) << " N m\n";
+    }
 
     const HandObjectMobility& mo = r.mobility;
     o << "mobility: Grubler " << mo.grubler << ", instantaneous " << mo.instantaneous << ", actuated " << mo.actuated
@@ -333,6 +351,30 @@ std::string format_report_json(const AnalyzeReport& r) {
     j.field("message", q.message);
     j.end_object();
 
+    if (r.ellipsoids) {
+      const auto ellipsoid_json = [&](const char* name, const ManipulabilityEllipsoid& e) {
+        j.key(name);
+        j.begin_object();
+        j.vector("semi_axes", e.full.semi_axes);
+        j.matrix("directions", e.full.directions);
+        j.vector("linear_semi_axes", e.linear.semi_axes);
+        j.matrix("linear_directions", e.linear.directions);
+        j.vector("angular_semi_axes", e.angular.semi_axes);
+        j.matrix("angular_directions", e.angular.directions);
+        j.field("compatible_inputs", e.compatible_inputs);
+        j.field("indeterminate", e.indeterminate);
+        j.end_object();
+      };
+      j.key("manipulability");
+      j.begin_object();
+      ellipsoid_json("kinematic", r.kin_ellipsoid);
+      ellipsoid_json("force", r.force_ellipsoid);
+      j.end_object();
+    } else {
+      j.key("manipulability");
+      j.null();
+    }
+
     const HandObjectMobility& mo = r.mobility;
     j.key("mobility");
     j.begin_object();
@@ -394,7 +436,7 @@ std::string format_report_json(const AnalyzeReport& r) {
     j.field("note", p.note);
     j.end_object();
   } else {
-    for (const char* k : {"quality", "mobility", "force_closure", "epsilon", "gravity_wrench", "mujoco_forces",
+    for (const char* k : {"quality", "manipulability", "mobility", "force_closure", "epsilon", "gravity_wrench", "mujoco_forces",
                           "min_norm_forces", "optimal_forces", "parallel"}) {
       j.key(k);
       j.null();
@@ -402,7 +444,18 @@ std::string format_report_json(const AnalyzeReport& r) {
   }
 
   std::vector<std::string> notes = r.notes;
-  for (const std::string& p : j.non_finite_paths()) notes.push_back(p + " is not finite: written as null");
+  int unbounded_axes = 0;  // expected values, one note for all of them
+  for (const std::string& p : j.non_finite_paths()) {
+    if (p.rfind("manipulability.", 0) == 0) {
+      ++unbounded_axes;
+    } else {
+      notes.push_back(p + " is not finite: written as null");
+    }
+  }
+  if (unbounded_axes > 0) {
+    notes.push_back("manipulability: " + std::to_string(unbounded_axes) +
+                    " unbounded semi-axes written as null (rigid model: wrenches the hand holds with no joint torque)");
+  }
   j.strings("notes", notes);
   j.end_object();
   return j.str();

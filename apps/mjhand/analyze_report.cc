@@ -130,6 +130,12 @@ void analyze_grasp(const mjModel* m, const mjData* d, const HandModel& hand, Ana
   }
   r.analysed = true;
   r.quality = grasp_quality(r.G, r.JH);
+  if (r.JH.cols() > 0 && r.G.allFinite() && r.JH.allFinite()) {
+    const Eigen::MatrixXd I = Eigen::MatrixXd::Identity(r.JH.cols(), r.JH.cols());
+    r.kin_ellipsoid = kinematic_manipulability(r.G, r.JH, I);
+    r.force_ellipsoid = force_manipulability(r.G, r.JH, I);
+    r.ellipsoids = true;
+  }
   r.mobility = hand_object_mobility(contacts, r.G, r.JH, r.actuated);
   if (r.mobility.rank_G < 6) {
     r.notes.push_back("rank G = " + std::to_string(r.mobility.rank_G) + " < 6: the " + std::to_string(contacts.size()) +

@@ -11,6 +11,7 @@
 #include <mjhand/grasp/contact_frames.h>
 #include <mjhand/grasp/force_optimization.h>
 #include <mjhand/grasp/grasp_quality.h>
+#include <mjhand/grasp/manipulability.h>
 #include <mjhand/grasp/grasp_statics.h>
 #include <mjhand/grasp/mobility.h>
 #include <mjhand/grasp/wrench_space.h>
@@ -73,6 +74,9 @@ struct AnalyzeReport {
   bool analysed = false;  // false when there is no contact: the results below stay empty
   GraspQuality quality;
   HandObjectMobility mobility;
+  // Manipulability ellipsoids with joint inputs (S = I), when the hand has dofs (manipulability.h).
+  bool ellipsoids = false;
+  ManipulabilityEllipsoid kin_ellipsoid, force_ellipsoid;
   EpsilonResult eps_l1, eps_linf;
   Wrench gravity = Wrench::Zero();  // external wrench on the object: gravity about the reference [N, N m]
   Wrench mujoco_wrench = Wrench::Zero();  // -G lambda_mujoco: what MuJoCo's contact forces balance

@@ -53,7 +53,9 @@ GraspQuality grasp_quality(const Eigen::Ref<const Eigen::MatrixXd>& G, const Eig
     const bool full = HO.cols() >= 6 && h.rank == 6;
     q.sigma_max_HO = h.sigma_max;
     q.sigma_min_HO = full ? h.sigma_min : 0.0;
-    q.ellipsoid_volume_HO = full ? std::pow(M_PI, 3) / 6.0 * h.manipulability : 0.0;
+    // SynGrasp's VE = sqrt(det(H_O H_O^T)), the product of the 6 singular values; the geometric volume of the 6-D
+    // ellipsoid would be pi^3/6 times this (docs/grasp-analysis.md).
+    q.ellipsoid_volume_HO = full ? h.manipulability : 0.0;
     q.uniformity_HO = q.sigma_min_HO > 0 ? q.sigma_max_HO / q.sigma_min_HO : std::numeric_limits<double>::infinity();
     q.manipulability_JH = singularity_measures(JH).manipulability;
     q.manipulability_JHpGT = singularity_measures(pseudo_inverse(JH) * G.transpose()).manipulability;

@@ -24,7 +24,7 @@ struct GraspQuality {
   // H_O = (G^T)^+ J_H (6 x n_hand): object twist produced by joint velocities (SynGrasp's H = pinv(G') J).
   double sigma_min_HO = 0;   // SGdistSingularConfiguration: distance from singular configurations
   double sigma_max_HO = 0;
-  double ellipsoid_volume_HO = 0;  // SGmanipEllipsoidVolume: (pi^3/6) sqrt(det(H_O H_O^T)); 0 when rank < 6
+  double ellipsoid_volume_HO = 0;  // SGmanipEllipsoidVolume: sqrt(det(H_O H_O^T)) (no unit-ball factor); 0 if rank < 6
   double uniformity_HO = 0;        // SGunifTransf sigma_max/sigma_min of H_O; +inf when sigma_min = 0
   double manipulability_JH = 0;    // sqrt(det(J_H J_H^T)) as product of the min(m, n) singular values of J_H
   double manipulability_JHpGT = 0; // the same for J_H^+ G^T (joint velocities per object twist, paper's J_H^-1 G^T)

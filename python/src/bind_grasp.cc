@@ -363,7 +363,7 @@ void bind_grasp(nb::module_& m) {
       .def_ro("isotropy_G", &GraspQuality::isotropy_G, "SGgraspIsotropyIndex")
       .def_ro("sigma_min_HO", &GraspQuality::sigma_min_HO, "SGdistSingularConfiguration")
       .def_ro("sigma_max_HO", &GraspQuality::sigma_max_HO, "largest singular value of H_O")
-      .def_ro("ellipsoid_volume_HO", &GraspQuality::ellipsoid_volume_HO, "(pi^3/6) sqrt(det(H_O H_O^T)); 0 when rank < 6")
+      .def_ro("ellipsoid_volume_HO", &GraspQuality::ellipsoid_volume_HO, "SGmanipEllipsoidVolume: sqrt(det(H_O H_O^T)); 0 when rank < 6")
       .def_ro("uniformity_HO", &GraspQuality::uniformity_HO, "SGunifTransf")
       .def_ro("manipulability_JH", &GraspQuality::manipulability_JH, "sqrt(det(J_H J_H^T)) as the product of min(m, n) singular values")
       .def_ro("manipulability_JHpGT", &GraspQuality::manipulability_JHpGT, "the same for J_H^+ G^T (joint velocities per object twist)")
