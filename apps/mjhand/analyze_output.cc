@@ -18,6 +18,7 @@ const char* model_id(ContactModel m) {
     case ContactModel::kFrictionlessPoint: return "frictionless_point";
     case ContactModel::kHardFinger: return "hard_finger";
     case ContactModel::kSoftFinger: return "soft_finger";
+    case ContactModel::kCompleteConstraint: return "complete_constraint";
   }
   return "?";
 }
