@@ -187,6 +187,18 @@ std::string format_report_text(const AnalyzeReport& r) {
       o << "    joint torques J_H^T lambda = " << t.vec(r.tau_optimal, "tau") << "\n";
     }
 
+    const RobustnessSection& rb = r.robustness;
+    o << "\nrobustness (Vcost: Gabiccini et al. 2011; PCR: Pozzi et al. 2017): " << rb.note << "\n";
+    if (rb.computed) {
+      o << "  fmin " << t.num(rb.params.fmin, "fmin") << " N, fmax " << t.num(rb.params.fmax, "fmax") << " N, k "
+        << t.num(rb.params.k, "k") << " N; controllable internal forces: " << rb.internal_dims << "\n";
+      o << "  min Vcost for the weight = " << t.num(rb.vcost, "Vcost") << " (below 3/k^2 = "
+        << t.num(vcost_feasible_threshold(rb.params), "Vcost threshold") << ": every constraint holds "
+        << yes_no(rb.vcost < vcost_feasible_threshold(rb.params)) << "), max constraint "
+        << t.num(rb.vcost_max_sigma, "max sigma") << " N\n";
+      o << "  PCR = " << t.num(rb.pcr, "PCR") << "\n";
+    }
+
     const ParallelSection& p = r.parallel;
     o << "\nparallel manipulator (Borras & Dollar Table 1 column 2): " << p.source << "\n";
     o << "  J_p (" << p.Jp.rows() << " x " << p.Jp.cols() << "):\n";
@@ -381,6 +393,22 @@ std::string format_report_json(const AnalyzeReport& r) {
     j.field("message", f.message);
     j.end_object();
 
+    const RobustnessSection& rb = r.robustness;
+    j.key("robustness");
+    j.begin_object();
+    j.field("computed", rb.computed);
+    j.field("note", rb.note);
+    j.field("fmin_N", rb.params.fmin);
+    j.field("fmax_N", rb.params.fmax);
+    j.field("k_N", rb.params.k);
+    j.field("internal_dims", rb.internal_dims);
+    j.field("vcost", rb.vcost);
+    j.field("vcost_threshold", vcost_feasible_threshold(rb.params));
+    j.field("vcost_max_sigma_N", rb.vcost_max_sigma);
+    j.vector("vcost_lambda", rb.vcost_lambda);
+    j.field("pcr", rb.pcr);
+    j.end_object();
+
     const ParallelSection& p = r.parallel;
     j.key("parallel");
     j.begin_object();
@@ -396,7 +424,7 @@ std::string format_report_json(const AnalyzeReport& r) {
     j.end_object();
   } else {
     for (const char* k : {"quality", "mobility", "force_closure", "epsilon", "gravity_wrench", "mujoco_forces",
-                          "min_norm_forces", "optimal_forces", "parallel"}) {
+                          "min_norm_forces", "optimal_forces", "robustness", "parallel"}) {
       j.key(k);
       j.null();
     }
