@@ -155,7 +155,7 @@ TEST_CASE("Vcost minimiser: one squeeze coefficient against a brute-force grid",
   CHECK((G * opt.lambda + w).norm() < 1e-12);  // the weight is balanced (E in null(G)), rounding
 }
 
-TEST_CASE("Vcost minimiser: two internal-force coefficients against a refined grid; forces in the cones", "[vcost]") {
+TEST_CASE("Vcost minimiser: two internal-force coefficients against a refined grid, forces in the cones", "[vcost]") {
   const std::vector<Contact> c = equilateral(0.05, 0.7);
   const Eigen::MatrixXd G = grasp_matrix(c, Eigen::Vector3d::Zero());
   const Eigen::MatrixXd Gp = pseudo_inverse(G);
