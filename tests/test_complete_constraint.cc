@@ -14,6 +14,7 @@
 #include <mjhand/grasp/contact_frames.h>
 #include <mjhand/grasp/force_optimization.h>
 #include <mjhand/grasp/grasp_matrix.h>
+#include <mjhand/grasp/grasp_state.h>
 #include <mjhand/grasp/hand_jacobian.h>
 #include <mjhand/grasp/wrench_space.h>
 #include <mjhand/hand_object/squeeze_distribution.h>
@@ -253,4 +254,12 @@ TEST_CASE("complete constraint: MuJoCo's contact force gives the full moment in 
               applied(1), applied(2), applied(3), applied(4), applied(5));
   CHECK((applied + weight).head<3>().norm() < 1e-3 * 9.81);  // at rest after 3 s: residual acceleration < 1e-3 g
   CHECK(applied.tail<3>().norm() < 1e-3 * 9.81 * 0.02);  // no net moment at rest: same 1e-3 g on the 2 cm half size
+  // The preallocated per-step path: GraspData for exactly as many contacts as there are holds their 6 rows each.
+  GraspData gd(m.get(), hand, static_cast<int>(contacts.size()));
+  GraspOptions go;
+  go.contacts = opt;
+  compute_grasp(m.get(), d.get(), hand, gd, go);
+  REQUIRE(gd.rows == 6 * static_cast<int>(contacts.size()));
+  CHECK((gd.G() - grasp_matrix(contacts, gd.reference)).cwiseAbs().maxCoeff() == 0.0);  // same contacts, same code
+  CHECK((gd.JH() - hand_jacobian(m.get(), d.get(), hand, contacts)).cwiseAbs().maxCoeff() == 0.0);
 }
