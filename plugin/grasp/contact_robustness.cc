@@ -114,9 +114,15 @@ StateCombination evaluate_state_combination(const std::vector<Contact>& contacts
     Js.row(a) = grasp.J.row(rows[a]);
     for (int b = 0; b < ms; ++b) Ks(a, b) = grasp.Kc(rows[a], rows[b]);
   }
-  if (numerical_rank(Gs) < 6) return out;
+  // Rank 6 with singular values above 1e-9 sigma_max, so that G_S Kc G_S^T (squared) stays well above the 1e-12
+  // pivot threshold of stiffness_weighted_pseudo_inverse; a nearly singular G_S counts as not holding the object.
+  if (numerical_rank(Gs, 1e-9) < 6) return out;
   Eigen::MatrixXd E, Gk;
-  internal_basis(Gs, Js, S, Ks, grasp.Kq, Kz, E, Gk);
+  try {
+    internal_basis(Gs, Js, S, Ks, grasp.Kq, Kz, E, Gk);
+  } catch (const std::runtime_error&) {
+    return out;  // G_S Kc G_S^T singular for this stiffness: the kept contacts do not hold the object
+  }
   out.feasible = true;
   out.optimum = minimize_force_closure_cost(kept, Gk, options.w, E, options.cost,
                                             Eigen::VectorXd::Constant(E.cols(), options.y0), options.search);

@@ -53,7 +53,8 @@ Eigen::MatrixXd quasistatic_internal_force_basis(const QuasiStaticGrasp& grasp);
 
 // One combination of contact states: its quality 1 / (V_min / (n_stick + n_slide)) with V summed over the sticking
 // (3 constraints) and sliding (fmin, fmax) contacts, lambda = -Gk_S w + E_S y on the kept rows; feasible = the kept
-// rows still constrain the object (rank G_S = 6, SynGrasp's ker(K G^T) = 0). Infeasible: quality 0.
+// rows still constrain the object (rank G_S = 6 with singular values above 1e-9 sigma_max, SynGrasp's
+// ker(K G^T) = 0). Infeasible: quality 0.
 struct StateCombination {
   std::vector<ContactState> states;
   bool feasible = false;
