@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <mjhand/grasp/contact_frames.h>
+#include <mjhand/grasp/contact_robustness.h>
 #include <mjhand/grasp/grasp_matrix.h>
 #include <mjhand/grasp/hand_jacobian.h>
 #include <mjhand/grasp/grasp_quality.h>
@@ -331,6 +332,26 @@ TEST_CASE("analyze --json parses and its G and J_H equal the library's for the s
   CHECK(j["parallel"]["relative_residual"].number < 1e-12);
   CHECK(j["parallel"]["jtheta_vs_jh"].number < 1e-12);
   CHECK(j["parallel"]["jp_vs_gt"].number < 1e-12);
+  // Robustness on the hard-finger rows: the Vcost forces balance the weight and, below 3/k^2, lie in the cones (both
+  // checked here with G and the cone test of the hard-finger contacts); PCR equals the library's for those contacts.
+  const Json& rb = j["robustness"];
+  REQUIRE(rb["computed"].boolean);
+  std::vector<Contact> hard = ordered;
+  for (Contact& c : hard) c.model = ContactModel::kHardFinger;
+  const Eigen::MatrixXd Gh = grasp_matrix(hard, p);
+  Eigen::VectorXd lv(12);
+  REQUIRE(rb["vcost_lambda"].size() == 12);
+  for (int i = 0; i < 12; ++i) lv(i) = rb["vcost_lambda"][i].number;
+  Wrench W;
+  for (int i = 0; i < 6; ++i) W(i) = j["gravity_wrench"][i].number;
+  CHECK((Gh * lv + W).norm() < 1e-9);  // printed with 17 digits; rounding of a 6 x 12 product
+  CHECK(rb["vcost"].number < rb["vcost_threshold"].number);
+  CHECK(in_friction_cones(hard, lv));
+  RobustnessOptions o;
+  const double pcr = potential_contact_robustness(
+      hard, pseudo_inverse(Gh), controllable_internal_force_basis(Gh, hand_jacobian(m.get(), d.get(), hand, hard)), o);
+  std::printf("[analyze] PCR from the CLI %.9g, from the library %.9g\n", rb["pcr"].number, pcr);
+  CHECK(rb["pcr"].number == Approx(pcr).epsilon(1e-6));  // E's basis may differ by a rotation: Nelder-Mead f_tol 1e-12
 }
 
 TEST_CASE("analyze prints readable sections and answers --help", "[analyze]") {

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include <mjhand/grasp/contact_frames.h>
+#include <mjhand/grasp/contact_robustness.h>
+#include <mjhand/grasp/force_closure_cost.h>
 #include <mjhand/grasp/force_optimization.h>
 #include <mjhand/grasp/grasp_matrix.h>
 #include <mjhand/grasp/grasp_quality.h>
@@ -216,6 +218,48 @@ std::vector<LibEntry> library_entries() {
          return std::string(to_string(optimal_forces(bad, grasp_matrix(one, Eigen::Vector3d::Zero()), weight).status));
        },
        "invalid"},
+      {"complete-constraint contact: epsilon", "ferrari_canny",
+       [=] {
+         std::vector<Contact> welded = one;
+         welded[0].model = ContactModel::kCompleteConstraint;
+         return ferrari_canny(welded, Eigen::Vector3d::Zero()).message;
+       },
+       "contact 0 is a complete constraint: its moments have no friction limit"},
+      {"complete-constraint contact: primitive wrenches", "primitive_wrenches",
+       [=] {
+         Contact welded = one[0];
+         welded.model = ContactModel::kCompleteConstraint;
+         Eigen::Matrix<double, 6, Eigen::Dynamic> out(6, 16);
+         return thrown([&] { primitive_wrenches(welded, Eigen::Vector3d::Zero(), 8, 1.0, out); });
+       },
+       "threw: primitive_wrenches: a complete-constraint contact has no friction limit on its moments"},
+      {"soft-finger contact: force-closure cost", "force_closure_cost",
+       [=] {
+         std::vector<Contact> soft = one;
+         soft[0].model = ContactModel::kSoftFinger;
+         return thrown([&] { force_closure_cost(soft, Eigen::VectorXd::Zero(4), VcostParams{}); });
+       },
+       "threw: force_closure_cost: contact 0 is a soft finger contact"},
+      {"force-closure cost with k = 0", "force_closure_cost",
+       [=] {
+         VcostParams p;
+         p.k = 0;
+         return thrown([&] { force_closure_cost(one, Eigen::VectorXd::Zero(3), p); });
+       },
+       "threw: force_closure_cost: need a finite barrier k > 0"},
+      {"one contact: weighted pseudo-inverse of G", "stiffness_weighted_pseudo_inverse",
+       [=] {
+         return thrown([&] {
+           stiffness_weighted_pseudo_inverse(grasp_matrix(one, Eigen::Vector3d::Zero()), Eigen::MatrixXd::Identity(3, 3));
+         });
+       },
+       "has rank 3 < 6"},
+      {"PGR with more contacts than max_contacts", "potential_grasp_robustness",
+       [=] {
+         std::vector<Contact> nine(9, one[0]);
+         return thrown([&] { potential_grasp_robustness(nine, QuasiStaticGrasp{}); });
+       },
+       "threw: potential_grasp_robustness: 9 contacts give 3^9 state combinations; max_contacts is 8"},
       {"null model", "InstanceList", [] { return thrown([] { InstanceList list(nullptr); }); },
        "threw: InstanceList: model is null"},
       {"override without =", "parse_override",

@@ -18,6 +18,7 @@ const char* model_id(ContactModel m) {
     case ContactModel::kFrictionlessPoint: return "frictionless_point";
     case ContactModel::kHardFinger: return "hard_finger";
     case ContactModel::kSoftFinger: return "soft_finger";
+    case ContactModel::kCompleteConstraint: return "complete_constraint";
   }
   return "?";
 }
@@ -202,6 +203,18 @@ std::string format_report_text(const AnalyzeReport& r) {
       o << "    sum f_n = " << t.num(f.total_normal_force, "total normal force") << " N, |G lambda + W| = "
         << t.num(f.wrench_residual, "residual") << ", min cone margin " << t.num(f.min_cone_margin, "margin") << " N\n";
       o << "    joint torques J_H^T lambda = " << t.vec(r.tau_optimal, "tau") << "\n";
+    }
+
+    const RobustnessSection& rb = r.robustness;
+    o << "\nrobustness (Vcost: Gabiccini et al. 2011; PCR: Pozzi et al. 2017): " << rb.note << "\n";
+    if (rb.computed) {
+      o << "  fmin " << t.num(rb.params.fmin, "fmin") << " N, fmax " << t.num(rb.params.fmax, "fmax") << " N, k "
+        << t.num(rb.params.k, "k") << " N; controllable internal forces: " << rb.internal_dims << "\n";
+      o << "  min Vcost for the weight = " << t.num(rb.vcost, "Vcost") << " (below 3/k^2 = "
+        << t.num(vcost_feasible_threshold(rb.params), "Vcost threshold") << ": every constraint holds "
+        << yes_no(rb.vcost < vcost_feasible_threshold(rb.params)) << "), max constraint "
+        << t.num(rb.vcost_max_sigma, "max sigma") << " N\n";
+      o << "  PCR = " << t.num(rb.pcr, "PCR") << "\n";
     }
 
     const ParallelSection& p = r.parallel;
@@ -422,6 +435,22 @@ std::string format_report_json(const AnalyzeReport& r) {
     j.field("message", f.message);
     j.end_object();
 
+    const RobustnessSection& rb = r.robustness;
+    j.key("robustness");
+    j.begin_object();
+    j.field("computed", rb.computed);
+    j.field("note", rb.note);
+    j.field("fmin_N", rb.params.fmin);
+    j.field("fmax_N", rb.params.fmax);
+    j.field("k_N", rb.params.k);
+    j.field("internal_dims", rb.internal_dims);
+    j.field("vcost", rb.vcost);
+    j.field("vcost_threshold", vcost_feasible_threshold(rb.params));
+    j.field("vcost_max_sigma_N", rb.vcost_max_sigma);
+    j.vector("vcost_lambda", rb.vcost_lambda);
+    j.field("pcr", rb.pcr);
+    j.end_object();
+
     const ParallelSection& p = r.parallel;
     j.key("parallel");
     j.begin_object();
@@ -436,8 +465,8 @@ std::string format_report_json(const AnalyzeReport& r) {
     j.field("note", p.note);
     j.end_object();
   } else {
-    for (const char* k : {"quality", "manipulability", "mobility", "force_closure", "epsilon", "gravity_wrench", "mujoco_forces",
-                          "min_norm_forces", "optimal_forces", "parallel"}) {
+    for (const char* k : {"quality", "manipulability", "mobility", "force_closure", "epsilon", "gravity_wrench",
+                          "mujoco_forces", "min_norm_forces", "optimal_forces", "robustness", "parallel"}) {
       j.key(k);
       j.null();
     }

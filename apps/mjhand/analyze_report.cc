@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <mjhand/grasp/contact_robustness.h>
 #include <mjhand/grasp/grasp_matrix.h>
 #include <mjhand/grasp/hand_jacobian.h>
 
@@ -69,6 +70,52 @@ void list_ignored(const mjModel* m, const mjData* d, const HandModel& hand, Anal
       continue;  // a grasp contact
     }
     r.ignored.push_back(ig);
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Vcost for the weight and PCR on the hard-finger rows (RobustnessSection).
+void analyze_robustness(const std::vector<Contact>& contacts, AnalyzeReport& r) {
+  RobustnessSection& s = r.robustness;
+  std::vector<Contact> hard;
+  std::vector<int> rows;
+  int row = 0;
+  bool dropped = false;
+  for (const Contact& c : contacts) {
+    if (c.model == ContactModel::kFrictionlessPoint) {
+      s.note = "not computed: frictionless contacts (Vcost and PCR are defined for hard-finger contacts)";
+      return;
+    }
+    Contact h = c;
+    h.model = ContactModel::kHardFinger;
+    hard.push_back(h);
+    for (int k = 0; k < 3; ++k) rows.push_back(row + k);
+    dropped = dropped || contact_rows(c.model) > 3;
+    row += contact_rows(c.model);
+  }
+  Eigen::MatrixXd Gh(6, rows.size()), JHh(rows.size(), r.JH.cols());
+  for (size_t a = 0; a < rows.size(); ++a) {
+    Gh.col(a) = r.G.col(rows[a]);
+    JHh.row(a) = r.JH.row(rows[a]);
+  }
+  try {
+    const Eigen::MatrixXd E = controllable_internal_force_basis(Gh, JHh);
+    const Eigen::MatrixXd Gp = pseudo_inverse(Gh);
+    s.internal_dims = static_cast<int>(E.cols());
+    const VcostOptimum v = minimize_force_closure_cost(hard, Gp, r.gravity, E, s.params);
+    s.vcost = v.cost;
+    s.vcost_max_sigma = v.max_sigma;
+    s.vcost_lambda = v.lambda;
+    RobustnessOptions o;
+    o.cost = s.params;
+    s.pcr = potential_contact_robustness(hard, Gp, E, o);
+    s.computed = true;
+    s.note = dropped ? "hard-finger rows (f_n, f_t, f_o) of every contact; torsion rows dropped" : "hard-finger contacts";
+  } catch (const std::exception& e) {
+    s.note = std::string("not computed: ") + e.what();
   }
 }
 
@@ -163,6 +210,7 @@ void analyze_grasp(const mjModel* m, const mjData* d, const HandModel& hand, Ana
     r.notes.push_back(std::string("no admissible force distribution holds the object against gravity: ") +
                       (r.optimal.message.empty() ? to_string(r.optimal.status) : r.optimal.message));
   }
+  analyze_robustness(contacts, r);
 }
 
 }  // namespace mjhand::cli

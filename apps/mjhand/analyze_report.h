@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <mjhand/grasp/contact_frames.h>
+#include <mjhand/grasp/force_closure_cost.h>
 #include <mjhand/grasp/force_optimization.h>
 #include <mjhand/grasp/grasp_quality.h>
 #include <mjhand/grasp/manipulability.h>
@@ -41,6 +42,20 @@ struct ParallelSection {
   double equivalence_residual = 0, relative_residual = 0;
   double jtheta_vs_jh = 0, jp_vs_gt = 0;  // |J_Theta - J_H|, |J_p S - G^T|: 0 for choice (b) up to round-off
   std::string note;
+};
+
+// Force-closure cost and potential contact robustness (Gabiccini et al. 2011 SGVcost; Pozzi et al. 2017 PCR) on the
+// hard-finger rows of the contacts (torsion rows of soft fingers dropped, as the measures are defined for hard
+// fingers), with E = controllable_internal_force_basis(G, J_H) (rigid joints).
+struct RobustnessSection {
+  bool computed = false;
+  std::string note;                 // what was evaluated, or why nothing was
+  VcostParams params;               // fmin, fmax, k used
+  int internal_dims = 0;            // columns of E
+  double vcost = 0;                 // min over y of V(-G^+ W + E y) for the weight W
+  double vcost_max_sigma = 0;       // largest constraint value at that minimum [N] (< 0: all hold)
+  Eigen::VectorXd vcost_lambda;     // the minimising forces (3 per contact) [N]
+  double pcr = 0;                   // n_c / min over y of V(E y)
 };
 
 struct AnalyzeReport {
@@ -84,6 +99,7 @@ struct AnalyzeReport {
   ForceDistribution optimal;
   Eigen::VectorXd tau_optimal;  // J_H^T lambda_optimal [N m or N]
   ParallelSection parallel;
+  RobustnessSection robustness;
   std::vector<std::string> notes;  // plain-language explanations of degenerate cases
 };
 

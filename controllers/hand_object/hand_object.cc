@@ -118,12 +118,12 @@ int hand_motor_actuator(const mjModel* m, int dof) {
 
 struct HandObjectController::Workspace {
   Workspace(const mjModel* m, const HandModel& hand)
-      : G(Eigen::MatrixXd::Zero(6, 4 * kMaxContacts)),
-        JH(Eigen::MatrixXd::Zero(4 * kMaxContacts, hand.num_hand_dofs())),
+      : G(Eigen::MatrixXd::Zero(6, kMaxContactRows * kMaxContacts)),
+        JH(Eigen::MatrixXd::Zero(kMaxContactRows * kMaxContacts, hand.num_hand_dofs())),
         jac(m),
-        squeeze(4 * kMaxContacts),
-        lambda(Eigen::VectorXd::Zero(4 * kMaxContacts)),
-        b(Eigen::VectorXd::Zero(4 * kMaxContacts)),
+        squeeze(kMaxContactRows * kMaxContacts),
+        lambda(Eigen::VectorXd::Zero(kMaxContactRows * kMaxContacts)),
+        b(Eigen::VectorXd::Zero(kMaxContactRows * kMaxContacts)),
         tau(Eigen::VectorXd::Zero(hand.num_hand_dofs())),
         qdd(Eigen::VectorXd::Zero(hand.num_hand_dofs())),
         JtJ(Eigen::MatrixXd::Zero(hand.num_hand_dofs(), hand.num_hand_dofs())),
@@ -400,6 +400,9 @@ bool HandObjectController::law(const mjModel* m, mjData* d, mjtNum* state, bool 
       const int nr = contact_rows(c.model);
       for (int j = 0; j < std::min(nr, 3); ++j) ws.b(row + j) = c.frame.col(j).dot(acc);
       if (nr == 4) ws.b(row + 3) = c.frame.col(0).dot(dw_d);
+      if (nr == 6) {
+        for (int j = 0; j < 3; ++j) ws.b(row + 3 + j) = c.frame.col(j).dot(dw_d);  // complete constraint
+      }
       row += nr;
     }
     if (shared_dofs_) {

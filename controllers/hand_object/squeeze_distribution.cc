@@ -181,6 +181,7 @@ SqueezeResult squeeze_forces(const Contact* contacts, int count, const Eigen::Re
       s.linear(mt * an - am, mt * dn - dm);
       s.linear(mt * an + am, mt * dn + dm);
     }
+    // kCompleteConstraint: its moments have no friction limit (contact_model.h), nothing more to bound.
     row += contact_rows(c.model);
   }
   double sv = 0.0;

@@ -208,6 +208,9 @@ void mujoco_contact_force(const mjModel* m, const mjData* d, const Contact& c, d
   const int rows = contact_rows(c.model);
   for (int r = 0; r < std::min(rows, 3); ++r) lambda_i[r] = local[r];
   if (rows == 4) lambda_i[3] = c.frame.col(0).dot(torque);
+  if (rows == 6) {
+    for (int j = 0; j < 3; ++j) lambda_i[3 + j] = c.frame.col(j).dot(torque);  // complete constraint: full moment
+  }
 }
 
 void mujoco_contact_forces(const mjModel* m, const mjData* d, const std::vector<Contact>& contacts,

@@ -12,6 +12,7 @@ int contact_rows(ContactModel model) {
     case ContactModel::kFrictionlessPoint: return 1;
     case ContactModel::kHardFinger: return 3;
     case ContactModel::kSoftFinger: return 4;
+    case ContactModel::kCompleteConstraint: return 6;
   }
   return 3;
 }
@@ -21,6 +22,7 @@ const char* to_string(ContactModel model) {
     case ContactModel::kFrictionlessPoint: return "frictionless point";
     case ContactModel::kHardFinger: return "hard finger";
     case ContactModel::kSoftFinger: return "soft finger";
+    case ContactModel::kCompleteConstraint: return "complete constraint";
   }
   return "?";
 }
@@ -53,6 +55,7 @@ double friction_cone_margin(const Contact& c, const double* l) {
   double margin = l[0];
   if (c.model == ContactModel::kFrictionlessPoint) return margin;
   margin = std::min(margin, c.mu * l[0] - std::hypot(l[1], l[2]));
+  // kCompleteConstraint: a welded patch, no friction limit on its moments (SynGrasp type 3 has none either).
   if (c.model == ContactModel::kSoftFinger) {
     const double torsion = c.mu_torsion > 0 ? l[0] - std::abs(l[3]) / c.mu_torsion : -std::abs(l[3]) * 1e12;
     margin = std::min(margin, torsion);

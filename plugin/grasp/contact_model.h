@@ -11,14 +11,20 @@
 namespace mjhand {
 
 // Which relative motions a contact transmits. Rows of H_i select from the local twist (v_n, v_t, v_o, w_n, w_t, w_o)
-// and, equivalently, the components of the contact force lambda_i = (f_n, f_t, f_o[, m_n]).
+// and, equivalently, the components of the contact force lambda_i = (f_n, f_t, f_o[, m_n[, m_t, m_o]]).
 enum class ContactModel {
   kFrictionlessPoint,  // 1 row: normal force only
   kHardFinger,         // 3 rows: point contact with friction
   kSoftFinger,         // 4 rows: hard finger + torsion about the normal
+  kCompleteConstraint, // 6 rows: force and full moment (SynGrasp contact type 3, a welded/glued patch). The force
+                       // obeys the hard-finger Coulomb cone; the three moments have NO friction limit. Wrench-space
+                       // measures (epsilon, volume, force closure by hull) need a bounded friction set and refuse it.
 };
 
-// Number of force components (rows of H_i) of a contact model: 1, 3 or 4.
+// Largest number of rows a contact can have (kCompleteConstraint): size preallocated per-contact storage with it.
+constexpr int kMaxContactRows = 6;
+
+// Number of force components (rows of H_i) of a contact model: 1, 3, 4 or 6.
 int contact_rows(ContactModel model);
 
 // Human-readable name for messages and reports.
@@ -56,7 +62,8 @@ inline int total_rows(const std::vector<Contact>& c) { return total_rows(c.data(
 
 // Slack of one contact force in its exact (unlinearised) friction set, in newtons, >= 0 inside:
 // min(f_n, mu f_n - |(f_t, f_o)|, f_n - |m_n| / mu_torsion). The torsion term is divided by mu_torsion so that every
-// term is a force; with mu_torsion = 0 any torsion is outside (term -|m_n| * 1e12).
+// term is a force; with mu_torsion = 0 any torsion is outside (term -|m_n| * 1e12). A complete-constraint contact has
+// the hard-finger terms only: its moments (m_n, m_t, m_o) are unlimited.
 double friction_cone_margin(const Contact& contact, const double* lambda_i);
 
 // True when every contact force lies in its friction set with slack tol [N]; lambda has total_rows(contacts) entries.

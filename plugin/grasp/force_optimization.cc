@@ -102,7 +102,8 @@ ForceDistribution optimal_forces(const std::vector<Contact>& contacts, const Eig
         add(row, n + 2, std::sin(phi));
       }
     }
-    if (rows == 4) {
+    // Complete constraint (6 rows): its three moments stay free variables, no friction limit (contact_model.h).
+    if (c.model == ContactModel::kSoftFinger) {
       for (double s : {1.0, -1.0}) {
         const int row = glp_add_rows(lp.get(), 1);
         glp_set_row_bnds(lp.get(), row, GLP_UP, 0.0, 0.0);

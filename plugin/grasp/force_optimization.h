@@ -44,7 +44,8 @@ struct ForceDistribution {
 
 // minimise sum f_n  s.t.  -G lambda = W,  f_n >= min_normal_force (<= max),  for each contact edge k:
 // cos(phi_k) f_t + sin(phi_k) f_o <= mu cos(pi/N) f_n with phi_k = (2k+1) pi / N (pyramid with vertices at
-// angles 2 pi k / N from t, the same edges as the wrench space), and |m_n| <= mu_torsion f_n for soft fingers.
+// angles 2 pi k / N from t, the same edges as the wrench space), and |m_n| <= mu_torsion f_n for soft fingers;
+// the moments of a complete-constraint contact are free (no friction limit, contact_model.h).
 ForceDistribution optimal_forces(const std::vector<Contact>& contacts, const Eigen::Ref<const Eigen::MatrixXd>& G,
                                  const Wrench& W, const ForceOptimizationOptions& options = {});
 

@@ -17,9 +17,11 @@ void grasp_matrix(const Contact* contacts, int count, const Eigen::Vector3d& p, 
       G.block<3, 1>(3, col) = r.cross(a);
       ++col;
     }
-    if (c.model == ContactModel::kSoftFinger) {
+    // Pure moments about the frame axes: n (soft finger), or n, t, o (complete constraint).
+    const int moments = c.model == ContactModel::kSoftFinger ? 1 : c.model == ContactModel::kCompleteConstraint ? 3 : 0;
+    for (int j = 0; j < moments; ++j) {
       G.block<3, 1>(0, col).setZero();
-      G.block<3, 1>(3, col) = c.frame.col(0);
+      G.block<3, 1>(3, col) = c.frame.col(j);
       ++col;
     }
   }

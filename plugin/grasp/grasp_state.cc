@@ -3,8 +3,8 @@
 namespace mjhand {
 
 GraspData::GraspData(const mjModel* m, const HandModel& hand, int max_contacts)
-    : G_storage(Eigen::MatrixXd::Zero(6, 4 * max_contacts)),
-      JH_storage(Eigen::MatrixXd::Zero(4 * max_contacts, hand.num_hand_dofs())),
+    : G_storage(Eigen::MatrixXd::Zero(6, kMaxContactRows * max_contacts)),
+      JH_storage(Eigen::MatrixXd::Zero(kMaxContactRows * max_contacts, hand.num_hand_dofs())),
       jac(m) {
   if (max_contacts < 1) throw GraspError("GraspData needs room for at least one contact");
   contacts.reserve(max_contacts);

@@ -22,7 +22,8 @@ struct GraspOptions {
 
 // The "Data" half of the grasp analysis of one (model, hand): sized for at most max_contacts contacts.
 struct GraspData {
-  // Reserves max_contacts contacts, 6 x 4 max_contacts for G and 4 max_contacts x n_hand for J_H.
+  // Reserves max_contacts contacts, 6 x kMaxContactRows max_contacts for G and kMaxContactRows max_contacts x n_hand
+  // for J_H (room for complete-constraint contacts, 6 rows each).
   GraspData(const mjModel* m, const HandModel& hand, int max_contacts = 32);
 
   std::vector<Contact> contacts;  // this step's contacts (capacity fixed at construction)

@@ -21,17 +21,18 @@ void hand_jacobian(const mjModel* m, const mjData* d, const HandModel& hand, con
       throw GraspError("contact " + std::to_string(i) + " is on body " + std::to_string(c.hand_body) +
                        ", which belongs to no finger of the hand: it has no hand Jacobian");
     }
-    const bool soft = c.model == ContactModel::kSoftFinger;
+    // Angular rows: w_n (soft finger) or w_n, w_t, w_o (complete constraint).
+    const int angular = c.model == ContactModel::kSoftFinger ? 1 : c.model == ContactModel::kCompleteConstraint ? 3 : 0;
     mjtNum point[3] = {c.pos.x(), c.pos.y(), c.pos.z()};
-    mj_jac(m, d, ws.jacp.data(), soft ? ws.jacr.data() : nullptr, point, c.hand_body);
+    mj_jac(m, d, ws.jacp.data(), angular > 0 ? ws.jacr.data() : nullptr, point, c.hand_body);
     const int forces = c.model == ContactModel::kFrictionlessPoint ? 1 : 3;
     for (int k = 0; k < hand.num_hand_dofs(); ++k) {
       const int v = hand.dofs[k];
       const Eigen::Vector3d jp(ws.jacp[v], ws.jacp[nv + v], ws.jacp[2 * nv + v]);
       for (int j = 0; j < forces; ++j) JH(row + j, k) = c.frame.col(j).dot(jp);
-      if (soft) {
+      if (angular > 0) {
         const Eigen::Vector3d jr(ws.jacr[v], ws.jacr[nv + v], ws.jacr[2 * nv + v]);
-        JH(row + 3, k) = c.frame.col(0).dot(jr);
+        for (int j = 0; j < angular; ++j) JH(row + 3 + j, k) = c.frame.col(j).dot(jr);
       }
     }
     row += contact_rows(c.model);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 #include <mjhand/grasp/wrench_space_hull.h>
@@ -36,6 +37,7 @@ int primitive_count(const Contact& c, int edges) {
     case ContactModel::kFrictionlessPoint: return 1;
     case ContactModel::kHardFinger: return edges;
     case ContactModel::kSoftFinger: return 2 * edges;
+    case ContactModel::kCompleteConstraint: return 0;  // refused before: its moments are unbounded
   }
   return edges;
 }
@@ -98,6 +100,11 @@ Workspace& workspace() {
 
 int primitive_wrenches(const Contact& c, const Eigen::Vector3d& p, int edges, double L,
                        Eigen::Ref<Eigen::Matrix<double, 6, Eigen::Dynamic>> out) {
+  if (c.model == ContactModel::kCompleteConstraint) {
+    throw std::invalid_argument(
+        "primitive_wrenches: a complete-constraint contact has no friction limit on its moments, so its wrench set "
+        "is unbounded and has no primitive wrenches (use hard or soft finger contacts for the wrench space)");
+  }
   const int needed = c.model == ContactModel::kFrictionlessPoint ? 1
                      : c.model == ContactModel::kSoftFinger      ? 2 * std::max(edges, 0)
                                                                  : std::max(edges, 0);
@@ -142,6 +149,13 @@ EpsilonResult ferrari_canny(const std::vector<Contact>& contacts, const Eigen::V
     if (!c.pos.allFinite() || !c.frame.allFinite() || !(c.mu >= 0) || !(c.mu_torsion >= 0) || !std::isfinite(c.mu) ||
         !std::isfinite(c.mu_torsion)) {
       return done(EpsilonStatus::kInvalidInput, "contact with non-finite geometry or negative/non-finite friction");
+    }
+  }
+  for (size_t i = 0; i < contacts.size(); ++i) {
+    if (contacts[i].model == ContactModel::kCompleteConstraint) {
+      return done(EpsilonStatus::kInvalidInput,
+                  "contact " + std::to_string(i) + " is a complete constraint: its moments have no friction limit, "
+                  "so the grasp wrench space is unbounded and epsilon is undefined");
     }
   }
   if (contacts.empty()) return done(EpsilonStatus::kNoContacts, "");

@@ -41,7 +41,7 @@ enum class EpsilonStatus {
   kRankDeficient,    // primitive wrenches span fewer than 6 dimensions (e.g. one or two hard contacts): epsilon = 0
   kTooManyPoints,    // L-infinity enumeration above max_points: nothing computed
   kHullFailed,       // qhull error (message has qhull's exit code): nothing computed
-  kInvalidInput,     // NaN/inf, negative friction, cone_edges < 3
+  kInvalidInput,     // NaN/inf, negative friction, cone_edges < 3, a complete-constraint contact (unbounded moments)
 };
 
 // Human-readable reason for messages.
@@ -65,10 +65,12 @@ struct EpsilonResult {
 // Primitive wrenches (f, (c - p) x f / L) of one contact into out (6 x count returned); soft fingers add +-mu_torsion n /
 // L to the moment of each edge (decoupled linearisation of the soft-finger friction set). Returns the count:
 // 1 (frictionless), N (hard), 2N (soft). out must have room for that many columns (checked: std::invalid_argument).
+// A complete-constraint contact (unbounded moments) throws std::invalid_argument.
 int primitive_wrenches(const Contact& contact, const Eigen::Vector3d& reference, int cone_edges, double torque_length,
                        Eigen::Ref<Eigen::Matrix<double, 6, Eigen::Dynamic>> out);
 
 // Ferrari-Canny epsilon of the contacts about `reference` (the object centre). Never NaN; see EpsilonStatus.
+// kInvalidInput (message names the contact) for a complete-constraint contact: its wrench set is unbounded.
 EpsilonResult ferrari_canny(const std::vector<Contact>& contacts, const Eigen::Vector3d& reference,
                             const WrenchSpaceOptions& options = {});
 

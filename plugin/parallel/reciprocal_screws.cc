@@ -86,6 +86,9 @@ Eigen::MatrixXd contact_reciprocal_screws(const Contact& contact, const Eigen::V
   const int forces = contact.model == ContactModel::kFrictionlessPoint ? 1 : 3;
   for (int k = 0; k < forces; ++k) W.col(k) = line_wrench(contact.pos, contact.frame.col(k), reference);
   if (contact.model == ContactModel::kSoftFinger) W.col(3) = couple_wrench(contact.frame.col(0));
+  if (contact.model == ContactModel::kCompleteConstraint) {
+    for (int k = 0; k < 3; ++k) W.col(3 + k) = couple_wrench(contact.frame.col(k));
+  }
   return W;
 }
 
@@ -102,6 +105,7 @@ Eigen::MatrixXd contact_passive_twists(const Contact& contact, const Eigen::Vect
       for (int k = 0; k < 2; ++k) T.col(k) = revolute_twist(contact.pos, R.col(k + 1), reference);
       return T;
     }
+    case ContactModel::kCompleteConstraint: return Eigen::MatrixXd(6, 0);  // welded: no passive joint
     case ContactModel::kFrictionlessPoint: {
       Eigen::MatrixXd T(6, 5);
       for (int k = 0; k < 3; ++k) T.col(k) = revolute_twist(contact.pos, R.col(k), reference);

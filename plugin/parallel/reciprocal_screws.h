@@ -42,14 +42,16 @@ DiagonalReciprocalScrews diagonal_reciprocal_screws(const Eigen::Ref<const Eigen
                                                     double tol = 1e-10);
 
 // Choice (b) of section 2.3: the transmitted wrenches of a contact as reciprocal screws -- pure forces through c
-// along n, t, o (hard finger), plus the couple about n (soft finger), or only n (frictionless point); moments about
+// along n, t, o (hard finger), plus the couple about n (soft finger) or the couples about n, t, o (complete
+// constraint), or only n (frictionless point); moments about
 // `reference`. 6 x contact_rows(model), in the order of lambda's components, so with reference = G's reference these
 // columns are G_i's columns (tested, not assumed).
 Eigen::MatrixXd contact_reciprocal_screws(const Contact& contact, const Eigen::Vector3d& reference);
 
 // The contact seen as the passive joint of a leg, as twists about `reference`: hard finger = spherical joint
 // (rotations about n, t, o through c), soft finger = universal joint (rotations about t, o), frictionless point =
-// spherical joint + sliding along t and o. 6 x (6 - contact_rows(model)).
+// spherical joint + sliding along t and o, complete constraint = weld (no passive joint, 6 x 0).
+// 6 x (6 - contact_rows(model)).
 Eigen::MatrixXd contact_passive_twists(const Contact& contact, const Eigen::Vector3d& reference);
 
 // The paper's spherical joint as three revolute joints through `center` along world x, y, z (z_i4, z_i5, z_i6 of

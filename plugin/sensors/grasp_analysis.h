@@ -34,7 +34,8 @@ class ForceClosureLP {
 
   // Storage for up to max_contacts soft-finger contacts with cone_edges edges (>= 3) each.
   ForceClosureLP(int max_contacts, int cone_edges);
-  // Decides force closure of contacts about `reference` (the object centre). Never allocates.
+  // Decides force closure of contacts about `reference` (the object centre). Never allocates. A complete-constraint
+  // contact (unbounded wrench set) throws std::invalid_argument; the sensor's contacts follow condim and never are.
   Result evaluate(const Contact* contacts, int count, const Eigen::Vector3d& reference);
   int cone_edges() const { return edges_; }
   // Simplex pivots of the last evaluate (for tests and benchmarks).

@@ -192,7 +192,9 @@ void bind_grasp(nb::module_& m) {
   nb::enum_<ContactModel>(m, "ContactModel", "Which force components a contact transmits (rows of H_i).")
       .value("FRICTIONLESS_POINT", ContactModel::kFrictionlessPoint, "normal force only (1 row)")
       .value("HARD_FINGER", ContactModel::kHardFinger, "point contact with friction (3 rows)")
-      .value("SOFT_FINGER", ContactModel::kSoftFinger, "hard finger + torsion about the normal (4 rows)");
+      .value("SOFT_FINGER", ContactModel::kSoftFinger, "hard finger + torsion about the normal (4 rows)")
+      .value("COMPLETE_CONSTRAINT", ContactModel::kCompleteConstraint,
+             "force and full moment, moments without friction limit (6 rows; SynGrasp type 3)");
 
   nb::class_<Contact>(m, "Contact",
                       "One hand-object contact: point c_i [m, world], frame R_i = [n t o] (columns, world; n points "
