@@ -1,0 +1,318 @@
+// Quasi-static grasp analysis (quasistatic.h): the hand-derived two-finger squeeze, every equation of the model,
+// SynGrasp's nested form of the maps, finite differences of a nonlinear spring model, internal forces and rigid-body
+// motions, sliding, and the cross-check against a MuJoCo grasp with position servos and soft contacts.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include <mjhand/grasp/contact_frames.h>
+#include <mjhand/grasp/grasp_matrix.h>
+#include <mjhand/grasp/grasp_statics.h>
+#include <mjhand/grasp/hand_jacobian.h>
+#include <mjhand/grasp/quasistatic.h>
+#include <mjhand/grasp/stiffness.h>
+#include "test_util.h"
+
+using namespace mjhand;
+using mjhand_test::load_xml_string;
+using mjhand_test::make_data;
+
+namespace {
+constexpr double kA = 0.03;  // half-width of the squeezed box [m]
+
+std::vector<Contact> opposed(ContactModel model, double mu = 0.5) {
+  return {analytic_contact(Eigen::Vector3d(-kA, 0, 0), Eigen::Vector3d(1, 0, 0), model, mu, 0.01),
+          analytic_contact(Eigen::Vector3d(kA, 0, 0), Eigen::Vector3d(-1, 0, 0), model, mu, 0.01)};
+}
+
+// Two Cartesian fingers (prismatic x, y, z joints in world axes): J_i = H_i [R_i^T; 0].
+Eigen::MatrixXd cartesian_fingers_jacobian(const std::vector<Contact>& c) {
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(total_rows(c), 6);
+  int row = 0;
+  for (int i = 0; i < 2; ++i) {
+    const int r = contact_rows(c[i].model);
+    Eigen::MatrixXd H(r, 6);
+    selection_matrix(c[i].model, H);
+    Eigen::MatrixXd twist = Eigen::MatrixXd::Zero(6, 3);
+    twist.topRows(3) = c[i].frame.transpose();
+    J.block(row, 3 * i, r, 3) = H * twist;
+    row += r;
+  }
+  return J;
+}
+
+Eigen::MatrixXd random_spd(int n, double scale, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  Eigen::MatrixXd A(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) A(i, j) = u(rng);
+  return scale * (A * A.transpose() / n + 0.5 * Eigen::MatrixXd::Identity(n, n));
+}
+
+Eigen::MatrixXd random_matrix(int r, int c, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  Eigen::MatrixXd A(r, c);
+  for (int i = 0; i < r; ++i)
+    for (int j = 0; j < c; ++j) A(i, j) = u(rng);
+  return A;
+}
+
+// A generic grasp: three hard fingers on a sphere (G full rank), a random 9 x n hand Jacobian, full (non-diagonal)
+// stiffness matrices.
+struct RandomGrasp {
+  std::vector<Contact> contacts;
+  Eigen::MatrixXd G, J, Kc, Kq, S, Kz;
+};
+RandomGrasp random_grasp(int n, int nz, unsigned seed) {
+  std::mt19937 rng(seed);
+  RandomGrasp g;
+  for (int k = 0; k < 3; ++k) {
+    const double a = 2 * M_PI * k / 3 + 0.3 * k;
+    const Eigen::Vector3d u(std::cos(a), std::sin(a), 0.2 * k - 0.2);
+    g.contacts.push_back(analytic_contact(0.04 * u.normalized(), -u, ContactModel::kHardFinger));
+  }
+  g.G = grasp_matrix(g.contacts, Eigen::Vector3d::Zero());
+  g.J = 0.05 * random_matrix(9, n, rng);  // ~5 cm lever arms
+  g.Kc = random_spd(9, 3000, rng);
+  g.Kq = random_spd(n, 2, rng);  // N m/rad
+  g.S = random_matrix(n, nz, rng);
+  g.Kz = random_spd(nz, 5, rng);
+  return g;
+}
+
+// Largest |a - b| over max(|b|, floor).
+template <typename A, typename B>
+double rel(const A& a, const B& b, double floor = 1e-300) {
+  return (a - b).cwiseAbs().maxCoeff() / std::max(b.cwiseAbs().maxCoeff(), floor);
+}
+
+// True when two orthonormal bases span the same subspace (equal projectors).
+bool same_span(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B, double tol) {
+  if (A.cols() != B.cols()) return false;
+  return (A * A.transpose() - B * B.transpose()).cwiseAbs().maxCoeff() < tol;
+}
+}  // namespace
+
+TEST_CASE("two-finger squeeze: du, dlambda and the synergy squeeze equal the hand-derived series springs", "[quasistatic]") {
+  const double kn = 2000, kt = 600, kr = 0.3, kq = 1500, kz = 4000;
+  const std::vector<Contact> c = opposed(ContactModel::kSoftFinger);
+  const Eigen::MatrixXd G = grasp_matrix(c, Eigen::Vector3d::Zero());
+  const Eigen::MatrixXd J = cartesian_fingers_jacobian(c);
+  DirectionalStiffness k;
+  k.normal = kn;
+  k.tangential = kt;
+  k.torsional = kr;
+  const Eigen::MatrixXd Kc = contact_stiffness(c, k);
+  const double kne = kn * kq / (kn + kq), kte = kt * kq / (kt + kq);
+  // 1. External wrench, no synergies: du = K_O^-1 dw with the diagonal K_O of test_stiffness.
+  const QuasistaticMaps maps = quasistatic_maps(G, J, Kc, joint_stiffness(6, kq), kNoSynergies, kRigid);
+  Eigen::VectorXd dw(6);
+  dw << 1.2, -0.4, 0.7, 0.01, -0.02, 0.03;
+  Eigen::VectorXd du(6);
+  du << dw(0) / (2 * kne), dw(1) / (2 * kte), dw(2) / (2 * kte), dw(3) / (2 * kr), dw(4) / (2 * kA * kA * kte),
+      dw(5) / (2 * kA * kA * kte);
+  const QuasistaticSolution s = quasistatic_solution(maps, dw, Eigen::VectorXd());
+  CHECK(rel(s.du, du) < 1e-10);  // rounding of two LLT solves, condition ~1e4
+  // The push along +x unloads contact 1 (normal +x) and loads contact 2 by F/2 each; the finger joints yield by
+  // the force over kq along their own axis.
+  CHECK(s.dlambda(0) == Approx(-dw(0) / 2).epsilon(1e-10));
+  CHECK(s.dlambda(4) == Approx(dw(0) / 2).epsilon(1e-10));
+  // Finger 1's x joint carries n_x dlambda_n = -F/2 less force, so its spring extends by F/(2 kq) after the object.
+  CHECK(s.dq(0) == Approx(dw(0) / 2 / kq).epsilon(1e-10));
+  // 2. Reference change of finger 1's x joint by delta (S = I): the object moves delta/2, both normals load by
+  // kne delta/2, the joint lags its reference by that force over kq.
+  const double delta = 1e-3;
+  Eigen::VectorXd dqr = Eigen::VectorXd::Zero(6);
+  dqr(0) = delta;
+  const QuasistaticSolution r = quasistatic_solution(maps, Eigen::VectorXd(), dqr);
+  CHECK(r.du(0) == Approx(delta / 2).epsilon(1e-10));
+  CHECK(r.du.tail(5).norm() < 1e-12 * delta);
+  CHECK(r.dlambda(0) == Approx(kne * delta / 2).epsilon(1e-10));
+  CHECK(r.dlambda(4) == Approx(kne * delta / 2).epsilon(1e-10));
+  CHECK(r.dq(0) == Approx(delta - kne * delta / 2 / kq).epsilon(1e-10));
+  // 3. Synergies: column 1 squeezes (finger 1 +x, finger 2 -x), column 2 moves both fingers +y; K_z = kz I.
+  Eigen::MatrixXd S = Eigen::MatrixXd::Zero(6, 2);
+  S(0, 0) = 1;
+  S(3, 0) = -1;
+  S(1, 1) = 1;
+  S(4, 1) = 1;
+  const QuasistaticMaps sm = quasistatic_maps(G, J, Kc, joint_stiffness(6, kq), S, synergy_stiffness(2, kz));
+  const double sq = 1e-3;
+  const QuasistaticSolution z = quasistatic_solution(sm, Eigen::VectorXd(), Eigen::Vector2d(sq, 0));
+  // Both normal rows see 1/kn + 1/kq plus the shared synergy compliance 1/kz twice (both contacts load the one
+  // synergy): f = s / (1/kn + 1/kq + 2/kz); the synergy yields by S^T tau / kz = 2 f / kz; the object stays.
+  const double f = sq / (1 / kn + 1 / kq + 2 / kz);
+  CHECK(z.dlambda(0) == Approx(f).epsilon(1e-10));
+  CHECK(z.dlambda(4) == Approx(f).epsilon(1e-10));
+  CHECK(z.du.norm() < 1e-12 * sq);
+  CHECK(z.dz(0) == Approx(sq - 2 * f / kz).epsilon(1e-10));
+  // Column 2 is a rigid-body motion: the object follows the fingers in y, no force changes, dz = dz_r.
+  const QuasistaticSolution y = quasistatic_solution(sm, Eigen::VectorXd(), Eigen::Vector2d(0, sq));
+  CHECK(y.du(1) == Approx(sq).epsilon(1e-10));
+  CHECK(y.dlambda.norm() < 1e-9 * kn * sq);  // rounding against the force scale kn * s
+  const RigidBodyMotions rb = synergy_rigid_body_motions(sm);
+  REQUIRE(rb.dz.cols() == 1);
+  CHECK(std::abs(rb.dz(1, 0)) == Approx(1.0).epsilon(1e-12));
+  CHECK(std::abs(rb.du(1, 0)) == Approx(1.0).epsilon(1e-10));
+  const Eigen::MatrixXd E = controllable_internal_forces(sm);
+  REQUIRE(E.cols() == 1);  // only the squeeze
+  CHECK(std::abs(E(0, 0)) == Approx(std::sqrt(0.5)).epsilon(1e-10));
+  CHECK(std::abs(E(4, 0)) == Approx(std::sqrt(0.5)).epsilon(1e-10));
+}
+
+TEST_CASE("quasi-static solution satisfies every equation of the model and SynGrasp's nested maps", "[quasistatic]") {
+  for (unsigned seed : {1u, 2u, 3u}) {
+    const RandomGrasp g = random_grasp(12, 4, seed);
+    const QuasistaticMaps maps = quasistatic_maps(g.G, g.J, g.Kc, g.Kq, g.S, g.Kz);
+    std::mt19937 rng(seed + 100);
+    const Eigen::VectorXd dw = random_matrix(6, 1, rng);
+    const Eigen::VectorXd dzr = 0.01 * random_matrix(4, 1, rng);
+    const QuasistaticSolution s = quasistatic_solution(maps, dw, dzr);
+    const double fs = std::max(dw.norm(), s.dlambda.norm());  // force scale
+    // Rounding: the K_O solve has condition up to ~1e6 here (stiff translations, soft rotations about 4 cm arms).
+    const double tol = 1e-9;
+    CHECK((g.G * s.dlambda + dw).norm() < tol * fs);                                       // object equilibrium
+    CHECK((s.dlambda - g.Kc * (g.J * s.dq - g.G.transpose() * s.du)).norm() < tol * fs);    // contact springs
+    CHECK((g.J.transpose() * s.dlambda - g.Kq * (g.S * s.dz - s.dq)).norm() < tol * fs);    // joint servos
+    CHECK((g.S.transpose() * g.J.transpose() * s.dlambda - g.Kz * (dzr - s.dz)).norm() < tol * fs);  // synergies
+    CHECK((s.dtau - g.J.transpose() * s.dlambda).norm() < tol * fs);
+    // SynGrasp's SGquasistaticMaps form (no external wrench): contact forces and object motion per joint motion with
+    // the object free (P_q, V_q), joints through X = (U_q + K_q)^-1 K_q, synergies through Y = (S^T U_q X S + K_z)^-1 K_z.
+    const Eigen::MatrixXd& Kc = g.Kc;
+    const Eigen::MatrixXd GKGt_inv = (g.G * Kc * g.G.transpose()).inverse();
+    const Eigen::MatrixXd Vq = GKGt_inv * g.G * Kc * g.J;
+    const Eigen::MatrixXd Pq = (Eigen::MatrixXd::Identity(9, 9) - Kc * g.G.transpose() * GKGt_inv * g.G) * Kc * g.J;
+    const Eigen::MatrixXd Uq = g.J.transpose() * Pq;
+    const Eigen::MatrixXd X = (Uq + g.Kq).inverse() * g.Kq;
+    const Eigen::MatrixXd Y = (g.S.transpose() * Uq * X * g.S + g.Kz).inverse() * g.Kz;
+    CHECK(rel(maps.V, Eigen::MatrixXd(Vq * X * g.S * Y)) < 1e-8);  // two different inversion routes, cond ~1e6
+    CHECK(rel(maps.P, Eigen::MatrixXd(Pq * X * g.S * Y)) < 1e-8);
+    CHECK(rel(maps.Q, Eigen::MatrixXd(X * g.S * Y)) < 1e-8);
+    CHECK(rel(maps.T, Eigen::MatrixXd(Uq * X * g.S * Y)) < 1e-8);
+    CHECK(rel(maps.Z, Y) < 1e-8);
+    // Internal forces: range(P) lies in null(G); its dimension is rank(P) = n_z - dim ker(P).
+    const Eigen::MatrixXd E = controllable_internal_forces(maps);
+    const RigidBodyMotions rb = synergy_rigid_body_motions(maps);
+    CHECK(E.cols() + rb.dz.cols() == 4);
+    CHECK((g.G * E).cwiseAbs().maxCoeff() < 1e-12);  // rounding of an orthonormal basis against |G| ~ 1
+    // Rigid-body motions with synergies: no contact deformation, J Q dz - G^T V dz = 0, and dz = dz_r.
+    REQUIRE(rb.dz.cols() == 1);  // generic: [J S, -G^T] is 9 x 10
+    CHECK((g.J * rb.dq - g.G.transpose() * rb.du).norm() < 1e-10);  // rounding, unit-norm dz
+    CHECK((g.J * g.S * rb.dz - g.G.transpose() * rb.du).norm() < 1e-10);
+    CHECK((maps.Z * rb.dz - rb.dz).norm() < 1e-10);
+    // The kinematic basis without synergies: dim null([J, -G^T]) = 12 + 6 - 9, every column deformation-free.
+    const RigidBodyMotions kin = rigid_body_motions(g.G, g.J);
+    CHECK(kin.dq.cols() == 9);
+    CHECK((g.J * kin.dq - g.G.transpose() * kin.du).cwiseAbs().maxCoeff() < 1e-12);
+  }
+}
+
+TEST_CASE("rigid joints and isotropic contacts: controllable internal forces equal the existing P_N J_H basis", "[quasistatic]") {
+  const RandomGrasp g = random_grasp(5, 1, 7);
+  const std::vector<Contact>& c = g.contacts;
+  const QuasistaticMaps maps = quasistatic_maps(g.G, g.J, contact_stiffness(c, 1000.0), kRigid, kNoSynergies, kRigid);
+  const Eigen::MatrixXd E = controllable_internal_forces(maps);
+  const Eigen::MatrixXd E0 = controllable_internal_force_basis(g.G, g.J);
+  CHECK(E.cols() == 3);  // rank(P_N J) = min(5, 9 - 6)
+  CHECK(same_span(E, E0, 1e-10));  // rounding of two SVDs
+  // With rigid joints and no wrench the joints follow their references exactly.
+  CHECK(rel(maps.Q, Eigen::MatrixXd::Identity(5, 5)) < 1e-14);
+}
+
+TEST_CASE("quasi-static maps equal finite differences of a nonlinear spring grasp solved by Newton", "[quasistatic]") {
+  // Hardening contact springs lambda_j = k_j delta_j + c_j delta_j^3 on linear kinematics (delta = delta0 + J q -
+  // G^T u), linear joint servos; the reference is in equilibrium with the preload delta0. The tangent contact
+  // stiffness is diag(k + 3 c delta0^2).
+  const RandomGrasp g = random_grasp(12, 4, 11);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> uni(0.5, 1.5);
+  Eigen::VectorXd kl(9), cl(9), d0(9);
+  for (int j = 0; j < 9; ++j) {
+    kl(j) = 2000 * uni(rng);
+    cl(j) = 2e9 * uni(rng);  // N/m^3: at delta0 ~ 1 mm the cubic term is ~1/2 of the linear one
+    d0(j) = 1e-3 * uni(rng);
+  }
+  auto force = [&](const Eigen::VectorXd& d) { return Eigen::VectorXd(kl.cwiseProduct(d) + cl.cwiseProduct(d.cwiseAbs2().cwiseProduct(d))); };
+  auto slope = [&](const Eigen::VectorXd& d) { return Eigen::VectorXd(kl + 3 * cl.cwiseProduct(d.cwiseAbs2())); };
+  const Eigen::VectorXd lambda0 = force(d0);
+  const Eigen::VectorXd w0 = -g.G * lambda0;
+  const Eigen::VectorXd qr0 = g.Kq.llt().solve(g.J.transpose() * lambda0);
+  // Equilibrium (u, q) for wrench w and joint reference qr (rigid synergies, S = I).
+  auto solve = [&](const Eigen::VectorXd& w, const Eigen::VectorXd& qr) {
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(18);  // (u, q)
+    for (int it = 0; it < 50; ++it) {
+      const Eigen::VectorXd d = d0 + g.J * x.tail(12) - g.G.transpose() * x.head(6);
+      const Eigen::VectorXd lam = force(d);
+      Eigen::VectorXd res(18);
+      res << g.G * lam + w, g.J.transpose() * lam - g.Kq * (qr - x.tail(12));
+      const Eigen::MatrixXd D = slope(d).asDiagonal();
+      Eigen::MatrixXd Jr(18, 18);
+      Jr << -g.G * D * g.G.transpose(), g.G * D * g.J, -g.J.transpose() * D * g.G.transpose(),
+          g.J.transpose() * D * g.J + g.Kq;
+      x -= Jr.lu().solve(res);
+      if (res.norm() < 1e-13) break;
+    }
+    return x;
+  };
+  const QuasistaticMaps maps =
+      quasistatic_maps(g.G, g.J, Eigen::MatrixXd(slope(d0).asDiagonal()), g.Kq, kNoSynergies, kRigid);
+  // Central differences: truncation O(h^2) relative. Each step h is chosen so that the largest contact deformation
+  // it causes (from the map itself: only the step size depends on it) is 1e-6 m against the ~1e-3 m preload, so the
+  // relative truncation is ~(1e-6/1e-3)^2 = 1e-6; Newton's residual 1e-13 N adds ~1e-10.
+  const double step = 1e-6;
+  double worst_w = 0, worst_q = 0;
+  for (int i = 0; i < 6; ++i) {
+    const double h = step / (g.G.transpose() * maps.Vw.col(i)).cwiseAbs().maxCoeff();
+    const Eigen::VectorXd e = Eigen::VectorXd::Unit(6, i);
+    const Eigen::VectorXd fd = (solve(w0 + h * e, qr0) - solve(w0 - h * e, qr0)) / (2 * h);
+    worst_w = std::max(worst_w, rel(fd.head(6), maps.Vw.col(i)));
+    worst_w = std::max(worst_w, rel(fd.tail(12), maps.Qw.col(i), maps.Qw.cwiseAbs().maxCoeff()));
+  }
+  for (int i = 0; i < 12; ++i) {
+    const double h = step / (g.J * maps.Q.col(i) - g.G.transpose() * maps.V.col(i)).cwiseAbs().maxCoeff();
+    const Eigen::VectorXd e = Eigen::VectorXd::Unit(12, i);
+    const Eigen::VectorXd fd = (solve(w0, qr0 + h * e) - solve(w0, qr0 - h * e)) / (2 * h);
+    worst_q = std::max(worst_q, rel(fd.head(6), maps.V.col(i), maps.V.cwiseAbs().maxCoeff()));
+    worst_q = std::max(worst_q, rel(fd.tail(12), maps.Q.col(i)));
+  }
+  std::printf("[quasistatic] nonlinear springs: max relative |FD - map| = %.2g (dw), %.2g (dz_r)\n", worst_w, worst_q);
+  CHECK(worst_w < 1e-5);  // 10x the O(h^2) truncation estimated above
+  CHECK(worst_q < 1e-5);
+}
+
+TEST_CASE("sliding: a tangential load beyond mu times the preload makes both fingertips slide", "[quasistatic]") {
+  const std::vector<Contact> c = opposed(ContactModel::kSoftFinger, 0.5);
+  const Eigen::MatrixXd G = grasp_matrix(c, Eigen::Vector3d::Zero());
+  const Eigen::MatrixXd J = cartesian_fingers_jacobian(c);
+  const QuasistaticMaps maps = quasistatic_maps(G, J, contact_stiffness(c, 1000.0), joint_stiffness(6, 500.0),
+                                                kNoSynergies, kRigid);
+  Eigen::VectorXd lambda0 = Eigen::VectorXd::Zero(8);
+  lambda0(0) = lambda0(4) = 10;  // 10 N squeeze
+  for (double Fy : {8.0, 12.0}) {
+    Eigen::VectorXd dw = Eigen::VectorXd::Zero(6);
+    dw(1) = Fy;
+    const QuasistaticSolution s = quasistatic_solution(maps, dw, Eigen::VectorXd());
+    const Eigen::VectorXd margin = contact_margins(c, lambda0, s.dlambda);
+    // Each contact carries Fy/2 tangentially: margin = mu f_n - Fy/2 = 5 - Fy/2 (the normal and torsion terms are
+    // larger).
+    CHECK(margin(0) == Approx(5 - Fy / 2).epsilon(1e-10));
+    CHECK(margin(1) == Approx(5 - Fy / 2).epsilon(1e-10));
+    CHECK(sliding_contacts(c, lambda0, s.dlambda).size() == (Fy > 10 ? 2u : 0u));
+  }
+  CHECK_THROWS_WITH(contact_margins(c, Eigen::VectorXd::Zero(7), Eigen::VectorXd::Zero(8)), Catch::Contains("lambda0"));
+  CHECK_THROWS_WITH(quasistatic_solution(maps, Eigen::VectorXd::Zero(5), Eigen::VectorXd()), Catch::Contains("dw"));
+  CHECK_THROWS_WITH(quasistatic_solution(maps, Eigen::VectorXd(), Eigen::VectorXd::Zero(5)), Catch::Contains("dz_r"));
+  // A hard-finger pair cannot resist rotation about the contact line: K_O is singular and the maps are refused.
+  const std::vector<Contact> hard = opposed(ContactModel::kHardFinger);
+  CHECK_THROWS_WITH(quasistatic_maps(grasp_matrix(hard, Eigen::Vector3d::Zero()), cartesian_fingers_jacobian(hard),
+                                     contact_stiffness(hard, 1000.0), joint_stiffness(6, 500.0), kNoSynergies, kRigid),
+                    Catch::Contains("singular"));
+}
