@@ -19,6 +19,7 @@
 #include <mjhand/grasp/hand_jacobian.h>
 #include <mjhand/grasp/quasistatic.h>
 #include <mjhand/grasp/stiffness.h>
+#include "two_finger_grasp.h"
 #include "test_util.h"
 
 using namespace mjhand;
@@ -26,28 +27,9 @@ using mjhand_test::load_xml_string;
 using mjhand_test::make_data;
 
 namespace {
-constexpr double kA = 0.03;  // half-width of the squeezed box [m]
-
-std::vector<Contact> opposed(ContactModel model, double mu = 0.5) {
-  return {analytic_contact(Eigen::Vector3d(-kA, 0, 0), Eigen::Vector3d(1, 0, 0), model, mu, 0.01),
-          analytic_contact(Eigen::Vector3d(kA, 0, 0), Eigen::Vector3d(-1, 0, 0), model, mu, 0.01)};
-}
-
-// Two Cartesian fingers (prismatic x, y, z joints in world axes): J_i = H_i [R_i^T; 0].
-Eigen::MatrixXd cartesian_fingers_jacobian(const std::vector<Contact>& c) {
-  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(total_rows(c), 6);
-  int row = 0;
-  for (int i = 0; i < 2; ++i) {
-    const int r = contact_rows(c[i].model);
-    Eigen::MatrixXd H(r, 6);
-    selection_matrix(c[i].model, H);
-    Eigen::MatrixXd twist = Eigen::MatrixXd::Zero(6, 3);
-    twist.topRows(3) = c[i].frame.transpose();
-    J.block(row, 3 * i, r, 3) = H * twist;
-    row += r;
-  }
-  return J;
-}
+constexpr double kA = mjhand_test::kBoxHalfWidth;
+using mjhand_test::cartesian_fingers_jacobian;
+std::vector<Contact> opposed(ContactModel model, double mu = 0.5) { return mjhand_test::opposed_contacts(model, mu); }
 
 Eigen::MatrixXd random_spd(int n, double scale, std::mt19937& rng) {
   std::uniform_real_distribution<double> u(-1, 1);

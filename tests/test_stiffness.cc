@@ -9,35 +9,14 @@
 #include <mjhand/grasp/contact_frames.h>
 #include <mjhand/grasp/grasp_matrix.h>
 #include <mjhand/grasp/stiffness.h>
+#include "two_finger_grasp.h"
 
 using namespace mjhand;
 
 namespace {
-constexpr double kA = 0.03;  // half-width of the squeezed box [m]
-
-// Two opposed fingertips on the x axis at (-a, 0, 0) and (a, 0, 0), normals into the box.
-std::vector<Contact> opposed(ContactModel model) {
-  return {analytic_contact(Eigen::Vector3d(-kA, 0, 0), Eigen::Vector3d(1, 0, 0), model, 0.5, 0.01),
-          analytic_contact(Eigen::Vector3d(kA, 0, 0), Eigen::Vector3d(-1, 0, 0), model, 0.5, 0.01)};
-}
-
-// J_H of two Cartesian fingers (prismatic x, y, z joints in world axes, 3 per finger): the contact point moves with
-// dq, so J_i = H_i [R_i^T; 0] (the rotation rows are zero: prismatic joints do not rotate the tip).
-Eigen::MatrixXd cartesian_fingers_jacobian(const std::vector<Contact>& c) {
-  const int m = total_rows(c);
-  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(m, 6);
-  int row = 0;
-  for (int i = 0; i < 2; ++i) {
-    const int r = contact_rows(c[i].model);
-    Eigen::MatrixXd H(r, 6);
-    selection_matrix(c[i].model, H);
-    Eigen::MatrixXd twist = Eigen::MatrixXd::Zero(6, 3);
-    twist.topRows(3) = c[i].frame.transpose();
-    J.block(row, 3 * i, r, 3) = H * twist;
-    row += r;
-  }
-  return J;
-}
+constexpr double kA = mjhand_test::kBoxHalfWidth;
+using mjhand_test::cartesian_fingers_jacobian;
+std::vector<Contact> opposed(ContactModel model) { return mjhand_test::opposed_contacts(model); }
 }  // namespace
 
 TEST_CASE("contact stiffness rows follow each contact model and its local axes", "[stiffness]") {
