@@ -197,6 +197,28 @@ TEST_CASE("quasi-static solution satisfies every equation of the model and SynGr
   }
 }
 
+TEST_CASE("rigid contacts: the solution deforms no contact, and very stiff contacts approach it", "[quasistatic]") {
+  const RandomGrasp g = random_grasp(12, 4, 21);  // 9 rows, 12 joints: J K_q^-1 J^T is invertible
+  std::mt19937 rng(3);
+  const Eigen::VectorXd dw = random_matrix(6, 1, rng);
+  const Eigen::VectorXd dzr = 0.01 * random_matrix(4, 1, rng);
+  const QuasistaticSolution r =
+      quasistatic_solution(quasistatic_maps(g.G, g.J, kRigid, g.Kq, g.S, g.Kz), dw, dzr);
+  // K_c = kRigid: the contact law degenerates to J dq = G^T du; equilibrium still holds.
+  CHECK((g.J * r.dq - g.G.transpose() * r.du).norm() < 1e-10 * r.du.norm());  // rounding against the motion scale
+  CHECK((g.G * r.dlambda + dw).norm() < 1e-9 * dw.norm());
+  // K_c = k I with k -> infinity: the difference shrinks as 1/k (the contact compliance term is O(1/k)).
+  double previous = 0;
+  for (double k : {1e6, 1e8}) {
+    const QuasistaticSolution s =
+        quasistatic_solution(quasistatic_maps(g.G, g.J, contact_stiffness(g.contacts, k), g.Kq, g.S, g.Kz), dw, dzr);
+    const double e = rel(s.du, r.du);
+    if (previous > 0) CHECK(e == Approx(previous / 100).epsilon(0.05));  // 1/k scaling to 5 %: O(1/k^2) remainder
+    previous = e;
+  }
+  CHECK(previous < 1e-4);
+}
+
 TEST_CASE("rigid joints and isotropic contacts: controllable internal forces equal the existing P_N J_H basis", "[quasistatic]") {
   const RandomGrasp g = random_grasp(5, 1, 7);
   const std::vector<Contact>& c = g.contacts;
