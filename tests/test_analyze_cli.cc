@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Dense>
+
 #include <mjhand/grasp/contact_frames.h>
 #include <mjhand/grasp/contact_robustness.h>
 #include <mjhand/grasp/grasp_matrix.h>
@@ -474,4 +476,57 @@ TEST_CASE("analyze: bad command lines exit 2 with a message naming the problem",
     CHECK(r.status == b.status);
     for (const std::string& e : b.expect) CHECK_THAT(r.output, Catch::Contains(e));
   }
+}
+
+TEST_CASE("analyze --contact-stiffness and --joint-stiffness report K_O = G K G^T of the printed G and J_H", "[analyze]") {
+  const std::string scene = source_path("models/grasp_sensor_scene.xml");
+  const auto r = analyze(scene + " --settle 1 --json --contact-stiffness 1000,400 --joint-stiffness 3");
+  REQUIRE(r.status == 0);
+  const Json j = parse_json(r.output);
+  const Json& s = j["grasp_stiffness"];
+  REQUIRE(s.has("KO"));
+  CHECK(s["message"].string.empty());
+  // Rebuild K_O from the JSON's own G and J_H with the documented row meaning (n: KN, t and o: KT, moments:
+  // KR = KN * 1e-4 by default) and K = (K_c^-1 + J_H J_H^T / k_q)^-1, by an explicit inverse.
+  const Json& jg = j["G"];
+  const Json& jh = j["JH"];
+  const int m = static_cast<int>(jh.size()), n = static_cast<int>(jh[0].size());
+  Eigen::MatrixXd G(6, m), JH(m, n);
+  for (int a = 0; a < 6; ++a)
+    for (int b = 0; b < m; ++b) G(a, b) = jg[a][b].number;
+  for (int a = 0; a < m; ++a)
+    for (int b = 0; b < n; ++b) JH(a, b) = jh[a][b].number;
+  Eigen::VectorXd kc(m);
+  int row = 0;
+  for (const Json& c : j["contacts"].items) {
+    const int rows = static_cast<int>(c["rows"].number);
+    for (int k = 0; k < rows; ++k) kc(row + k) = k == 0 ? 1000 : k < 3 ? 400 : 1000 * 1e-4;
+    row += rows;
+  }
+  REQUIRE(row == m);
+  const Eigen::MatrixXd C = Eigen::MatrixXd(kc.cwiseInverse().asDiagonal()) + JH * JH.transpose() / 3.0;
+  const Eigen::MatrixXd KO = G * C.inverse() * G.transpose();
+  const Json& jk = s["KO"];
+  REQUIRE(jk.size() == 6);
+  double worst = 0;
+  for (int a = 0; a < 6; ++a)
+    for (int b = 0; b < 6; ++b) worst = std::max(worst, std::abs(jk[a][b].number - KO(a, b)));
+  std::printf("[analyze] max |K_O JSON - rebuilt| = %.3g against max |K_O| = %.3g\n", worst, KO.cwiseAbs().maxCoeff());
+  CHECK(worst < 1e-9 * KO.cwiseAbs().maxCoeff());  // rounding of two inversion routes (condition ~1e6: 1 vs 0.1 N m/rad)
+  const Eigen::VectorXd ev = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(KO).eigenvalues();
+  REQUIRE(s["eigenvalues"].size() == 6);
+  for (int a = 0; a < 6; ++a) CHECK(s["eigenvalues"][a].number == Approx(ev(a)).epsilon(1e-8));  // same rounding
+  CHECK(ev(0) > 0);  // 4 soft fingers restrain every object motion
+  // Text: the section is printed; without the options there is no stiffness in the JSON.
+  CHECK_THAT(analyze(scene + " --settle 1 --contact-stiffness 1000").output, Catch::Contains("grasp stiffness K_O = G K G^T"));
+  // Bad values exit 2 naming the option.
+  const auto zero = analyze(scene + " --contact-stiffness 0");
+  CHECK(zero.status == 2);
+  CHECK_THAT(zero.output, Catch::Contains("--contact-stiffness: '0' is not a stiffness > 0"));
+  const auto four = analyze(scene + " --contact-stiffness 1,2,3,4");
+  CHECK(four.status == 2);
+  CHECK_THAT(four.output, Catch::Contains("at most 3 values"));
+  const auto neg = analyze(scene + " --joint-stiffness -3");
+  CHECK(neg.status == 2);
+  CHECK_THAT(neg.output, Catch::Contains("'--joint-stiffness'"));
 }

@@ -229,6 +229,13 @@ std::string format_report_text(const AnalyzeReport& r) {
       << t.num(p.relative_residual, "relative residual") << "); |J_Theta - J_H| = "
       << t.num(p.jtheta_vs_jh, "J_Theta vs J_H") << ", |J_p S - G^T| = " << t.num(p.jp_vs_gt, "J_p vs G^T") << "\n";
     if (!p.note.empty()) o << "  " << p.note << "\n";
+    if (r.stiffness_requested && r.KO.size() != 0) {
+      o << "\ngrasp stiffness K_O = G K G^T (docs/stiffness.md): contacts " << t.vec(r.contact_stiffness, "k_c")
+        << " (normal, tangential N/m; moment rows N m/rad; 0 = rigid), joints " << t.num(r.joint_stiffness, "k_q")
+        << " (0 = rigid)\n";
+      o << "  eigenvalues: " << t.vec(r.KO_eigenvalues, "K_O eigenvalues") << "\n";
+      t.matrix(o, r.KO, "K_O");
+    }
   }
 
   std::vector<std::string> notes = r.notes;
@@ -464,9 +471,22 @@ std::string format_report_json(const AnalyzeReport& r) {
     j.field("jp_vs_gt", p.jp_vs_gt);
     j.field("note", p.note);
     j.end_object();
+    j.key("grasp_stiffness");
+    if (r.stiffness_requested) {
+      j.begin_object();
+      j.vector("contact_stiffness", r.contact_stiffness);
+      j.field("joint_stiffness", r.joint_stiffness);
+      j.matrix("KO", r.KO);
+      j.vector("eigenvalues", r.KO_eigenvalues);
+      j.field("message", r.stiffness_message);
+      j.end_object();
+    } else {
+      j.null();
+    }
   } else {
     for (const char* k : {"quality", "manipulability", "mobility", "force_closure", "epsilon", "gravity_wrench",
-                          "mujoco_forces", "min_norm_forces", "optimal_forces", "robustness", "parallel"}) {
+                          "mujoco_forces", "min_norm_forces", "optimal_forces", "robustness", "parallel",
+                          "grasp_stiffness"}) {
       j.key(k);
       j.null();
     }

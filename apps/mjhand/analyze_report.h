@@ -100,6 +100,13 @@ struct AnalyzeReport {
   Eigen::VectorXd tau_optimal;  // J_H^T lambda_optimal [N m or N]
   ParallelSection parallel;
   RobustnessSection robustness;
+  // Grasp stiffness K_O = G K G^T (docs/stiffness.md), only with --contact-stiffness / --joint-stiffness.
+  bool stiffness_requested = false;
+  Eigen::Vector3d contact_stiffness = Eigen::Vector3d::Zero();  // normal, tangential [N/m], torsion/rolling [N m/rad]; 0 = rigid
+  double joint_stiffness = 0;                                    // [N m/rad or N/m]; 0 = rigid joints
+  Eigen::MatrixXd KO;                                            // 6 x 6, empty when it could not be computed
+  Eigen::VectorXd KO_eigenvalues;                                // ascending
+  std::string stiffness_message;                                 // why KO is empty, else ""
   std::vector<std::string> notes;  // plain-language explanations of degenerate cases
 };
 

@@ -10,11 +10,14 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Eigenvalues>
+
 #include "analyze_report.h"
 #include "args.h"
 #include "model_state.h"
 #include "commands.h"
 #include <mjhand/grasp/grasp_statics.h>
+#include <mjhand/grasp/stiffness.h>
 #include <mjhand/host/config.h>
 #include <mjhand/native/instances.h>
 #include <mjhand/io/model_io.h>
@@ -28,7 +31,7 @@ namespace {
 
 const char* kUsage =
     "usage: mjhand analyze MODEL.xml [--keyframe K | --qpos v1,v2,...] [--settle S] [--object BODY] [--json]\n"
-    "                     [--linf-max-points N]\n"
+    "                     [--linf-max-points N] [--contact-stiffness KN[,KT[,KR]]] [--joint-stiffness KQ]\n"
     "\n"
     "Sets the state of MODEL.xml, runs mj_forward and analyses the contacts between the object and the hand:\n"
     "contact frames, grasp matrix G, hand Jacobian J_H, quality measures, mobility, force closure, Ferrari-Canny\n"
@@ -42,6 +45,10 @@ const char* kUsage =
     "  --json          print JSON (schema in docs/analyze.md) instead of text\n"
     "  --linf-max-points N  compute the L-infinity epsilon only up to N Minkowski-sum points (default 10000,\n"
     "                  about 2 s; 4 soft-finger contacts need 83521)\n"
+    "  --contact-stiffness KN[,KT[,KR]]  report the grasp stiffness K_O = G K G^T (docs/stiffness.md) with contact\n"
+    "                  stiffness KN normal, KT tangential (default KN) [N/m], KR on moment rows (default KN * 1e-4 m^2)\n"
+    "                  [N m/rad]; without it the contacts are rigid\n"
+    "  --joint-stiffness KQ  the same with every hand joint of stiffness KQ [N m/rad or N/m]; without it rigid\n"
     "Exit status: 0 analysed (also degenerate grasps: see the notes), 1 model or simulation error,\n"
     "2 bad command line (unknown option, keyframe or object, wrong qpos length).\n";
 
@@ -129,6 +136,50 @@ ParallelSection add_parallel_section(const mjModel* m, const mjData* d, const Ha
   return p;
 }
 
+// --contact-stiffness KN[,KT[,KR]]: 1 to 3 finite positive numbers.
+Eigen::Vector3d parse_contact_stiffness(const std::string& text) {
+  std::vector<double> v;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    char* end = nullptr;
+    errno = 0;
+    const double x = std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(x) || x <= 0) {
+      throw UsageError("--contact-stiffness: '" + item + "' is not a stiffness > 0 (expected KN[,KT[,KR]])");
+    }
+    v.push_back(x);
+    start = comma + 1;
+  }
+  if (v.size() > 3) throw UsageError("--contact-stiffness: at most 3 values (KN,KT,KR), got " + std::to_string(v.size()));
+  // Defaults: tangential as normal; moment rows as a ~1 cm contact patch, KN (1e-2 m)^2 (our choice: docs/analyze.md).
+  return Eigen::Vector3d(v[0], v.size() > 1 ? v[1] : v[0], v.size() > 2 ? v[2] : v[0] * 1e-4);
+}
+
+// K_O of the analysed grasp with the requested stiffness; a singular compliance becomes a message, not an error.
+void add_stiffness(AnalyzeReport& rep) {
+  if (!rep.stiffness_requested || !rep.analysed) return;
+  std::vector<Contact> contacts;
+  for (const ReportContact& rc : rep.contacts) contacts.push_back(rc.contact);
+  const Eigen::Vector3d& k = rep.contact_stiffness;
+  DirectionalStiffness dk;
+  dk.normal = k(0);
+  dk.tangential = k(1);
+  dk.torsional = dk.rolling = k(2);
+  try {
+    const Eigen::MatrixXd Kc = k(0) > 0 ? contact_stiffness(contacts, dk) : kRigid;
+    const Eigen::MatrixXd Kq =
+        rep.joint_stiffness > 0 ? joint_stiffness(static_cast<int>(rep.JH.cols()), rep.joint_stiffness) : kRigid;
+    rep.KO = grasp_stiffness(rep.G, rep.JH, Kc, Kq, kNoSynergies, kRigid);
+    rep.KO_eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(rep.KO, Eigen::EigenvaluesOnly).eigenvalues();
+  } catch (const std::invalid_argument& e) {
+    rep.KO.resize(0, 0);
+    rep.stiffness_message = e.what();
+    rep.notes.push_back("grasp stiffness not computed: " + rep.stiffness_message);
+  }
+}
+
 }  // namespace
 
 int cmd_analyze(const Args& args) {
@@ -136,7 +187,9 @@ int cmd_analyze(const Args& args) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  ArgReader r(args, {"--keyframe", "--qpos", "--settle", "--object", "--linf-max-points"}, {"--json"});
+  ArgReader r(args, {"--keyframe", "--qpos", "--settle", "--object", "--linf-max-points", "--contact-stiffness",
+                     "--joint-stiffness"},
+              {"--json"});
   if (r.positional().size() != 1) throw UsageError("expected exactly one MODEL.xml\n" + std::string(kUsage));
   if (r.has("--keyframe") && r.has("--qpos")) throw UsageError("give --keyframe or --qpos, not both");
   const std::string path = r.positional()[0];
@@ -155,6 +208,9 @@ int cmd_analyze(const Args& args) {
   AnalyzeReport rep;
   rep.model_path = path;
   rep.linf_max_points = r.get_int("--linf-max-points", rep.linf_max_points, 1, 100000000);
+  rep.stiffness_requested = r.has("--contact-stiffness") || r.has("--joint-stiffness");
+  if (r.has("--contact-stiffness")) rep.contact_stiffness = parse_contact_stiffness(r.get("--contact-stiffness", ""));
+  if (r.has("--joint-stiffness")) rep.joint_stiffness = r.get_double("--joint-stiffness", 0.0, 1e-300, 1e300);
   if (r.has("--keyframe")) {
     rep.keyframe_index = find_keyframe(m.get(), r.get("--keyframe", ""));
     rep.keyframe_name = mj_name(m.get(), mjOBJ_KEY, rep.keyframe_index);
@@ -193,6 +249,7 @@ int cmd_analyze(const Args& args) {
   if (rep.analysed) {
     rep.parallel = add_parallel_section(m.get(), d.get(), hand, rep.contacts, rep.G, rep.JH, rep.reference);
   }
+  add_stiffness(rep);
   const std::string out = r.flag("--json") ? format_report_json(rep) : format_report_text(rep);
   std::fputs(out.c_str(), stdout);
   return 0;
