@@ -52,9 +52,9 @@ void print_help() {
       "  --jobs N              worker threads (default: the number of hardware threads)\n"
       "  --duration S          simulated closure + settling per candidate (default 0.3 s)\n"
       "  --standoff MIN,MAX    object centre along the approach axis from the grasp centre [m]\n"
-      "                        (default -R,R with R the object's bounding radius)\n"
-      "  --lateral L           largest sideways offset of the object centre [m] (default R/2)\n"
-      "  --center X,Y,Z        grasp centre [m, world] (default: the half-closed hand's mean fingertip)\n"
+      "                        (default -1.5 R,1.5 R, R the object's bounding radius)\n"
+      "  --lateral L           largest sideways offset of the object centre [m] (default R)\n"
+      "  --center X,Y,Z        grasp centre [m, world] (default: centroid of the swept fingertips)\n"
       "  --approach X,Y,Z      approach axis, palm toward the centre (default: from the finger roots to the centre)\n"
       "  --z-min LIST, --z-max LIST   eigengrasp bounds (default close 0..0.6 rad, proximal_distal -0.3..0.3)\n"
       "  --servo-kp KP         make every hand actuator a position servo of stiffness KP [N m/rad] (hands with motors)\n"
@@ -219,15 +219,15 @@ int cmd_plan(const Args& args) {
   for (int g = 0; g < m->ngeom; ++g) {
     if (m->geom_bodyid[g] == p.object_body) radius = std::max(radius, m->geom_rbound[g]);
   }
-  p.standoff_min = -radius;
-  p.standoff_max = radius;
+  p.standoff_min = -1.5 * radius;
+  p.standoff_max = 1.5 * radius;
   if (r.has("--standoff")) {
     const std::vector<double> v = parse_number_list("--standoff", r.get("--standoff", ""));
     if (v.size() != 2 || !(v[0] <= v[1])) throw UsageError("--standoff: give MIN,MAX with MIN <= MAX");
     p.standoff_min = v[0];
     p.standoff_max = v[1];
   }
-  p.lateral = r.get_double("--lateral", 0.5 * radius, 0.0, 10.0);
+  p.lateral = r.get_double("--lateral", radius, 0.0, 10.0);
   p.duration = duration;
   p.max_initial_penetration = max_pen;
   p.distance_scale = radius > 0 ? radius : 0.05;

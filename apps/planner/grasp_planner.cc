@@ -91,41 +91,47 @@ Eigengrasps closure_eigengrasps(const mjModel* m, const std::vector<double>& inc
 ApproachFrame hand_approach_frame(const mjModel* m, const HandModel& hand, const std::vector<double>& increments) {
   check_increments(m, increments);
   std::unique_ptr<mjData, void (*)(mjData*)> d(mj_makeData(m), mj_deleteData);
-  for (int a = 0; a < m->nu; ++a) {
-    const int j = actuator_joint(m, a);
-    if (j < 0 || increments[a] == 0) continue;
-    const int adr = m->jnt_qposadr[j];
-    const double q0 = m->qpos0[adr];
-    const double limit = m->jnt_limited[j] ? (increments[a] > 0 ? m->jnt_range[2 * j + 1] : m->jnt_range[2 * j])
-                                           : q0 + (increments[a] > 0 ? 1.0 : -1.0);
-    d->qpos[adr] = q0 + 0.5 * (limit - q0);
-  }
-  mj_kinematics(m, d.get());
   const int nf = hand.num_fingers();
   Eigen::Vector3d tips = Eigen::Vector3d::Zero(), roots = Eigen::Vector3d::Zero();
-  for (int f = 0; f < nf; ++f) {
-    Eigen::Vector3d tip = Eigen::Vector3d::Zero();
-    int count = 0;
-    for (int b = 1; b < m->nbody; ++b) {
-      if (hand.finger_of_body[b] != f) continue;
-      if (hand.finger_of_body[m->body_parentid[b]] != f) roots += Eigen::Map<const Eigen::Vector3d>(d->xpos + 3 * b);
-      bool leaf = true;
-      for (int c = 1; c < m->nbody; ++c) leaf = leaf && !(m->body_parentid[c] == b && hand.finger_of_body[c] == f);
-      if (!leaf) continue;
-      for (int g = 0; g < m->ngeom; ++g) {
-        if (m->geom_bodyid[g] != b) continue;
-        tip += Eigen::Map<const Eigen::Vector3d>(d->geom_xpos + 3 * g);
-        ++count;
-      }
-      if (m->body_geomnum[b] == 0) {
-        tip += Eigen::Map<const Eigen::Vector3d>(d->xpos + 3 * b);
-        ++count;
-      }
+  constexpr int kLevels = 3;  // closure 0, 1/4, 1/2 of each closing joint's way to its limit
+  for (int level = 0; level < kLevels; ++level) {
+    const double t = 0.25 * level;
+    for (int a = 0; a < m->nu; ++a) {
+      const int j = actuator_joint(m, a);
+      if (j < 0 || increments[a] == 0) continue;
+      const int adr = m->jnt_qposadr[j];
+      const double q0 = m->qpos0[adr];
+      const double limit = m->jnt_limited[j] ? (increments[a] > 0 ? m->jnt_range[2 * j + 1] : m->jnt_range[2 * j])
+                                             : q0 + (increments[a] > 0 ? 1.0 : -1.0);
+      d->qpos[adr] = q0 + t * (limit - q0);
     }
-    tips += tip / std::max(count, 1);
+    mj_kinematics(m, d.get());
+    for (int f = 0; f < nf; ++f) {
+      Eigen::Vector3d tip = Eigen::Vector3d::Zero();
+      int count = 0;
+      for (int b = 1; b < m->nbody; ++b) {
+        if (hand.finger_of_body[b] != f) continue;
+        if (level == 0 && hand.finger_of_body[m->body_parentid[b]] != f) {
+          roots += Eigen::Map<const Eigen::Vector3d>(d->xpos + 3 * b);
+        }
+        bool leaf = true;
+        for (int c = 1; c < m->nbody; ++c) leaf = leaf && !(m->body_parentid[c] == b && hand.finger_of_body[c] == f);
+        if (!leaf) continue;
+        for (int g = 0; g < m->ngeom; ++g) {
+          if (m->geom_bodyid[g] != b) continue;
+          tip += Eigen::Map<const Eigen::Vector3d>(d->geom_xpos + 3 * g);
+          ++count;
+        }
+        if (m->body_geomnum[b] == 0) {
+          tip += Eigen::Map<const Eigen::Vector3d>(d->xpos + 3 * b);
+          ++count;
+        }
+      }
+      tips += tip / std::max(count, 1);
+    }
   }
   ApproachFrame f;
-  f.center = tips / nf;
+  f.center = tips / (nf * kLevels);
   const Eigen::Vector3d axis = f.center - roots / nf;
   if (!(axis.norm() > 1e-6)) {
     throw std::runtime_error("planner: the hand's fingertips and finger roots coincide; give --center and --approach");
@@ -238,27 +244,34 @@ Evaluator::Evaluator(const mjModel* m) : m_(m), d_(mj_makeData(m)) {
 
 Evaluator::~Evaluator() { mj_deleteData(d_); }
 
-void Evaluator::evaluate(const PlanProblem& p, const Eigen::Ref<const Eigen::VectorXd>& x, Evaluation& e) {
+bool Evaluator::place(const PlanProblem& p, const Eigen::Ref<const Eigen::VectorXd>& x) {
   const mjModel* m = m_;
   mjData* d = d_;
-  e.x = x;
   mj_resetData(m, d);
   apply_preshape(m, p.eigengrasps, x.tail(x.size() - kPoseParams), d->qpos);
-  const int jnt = m->body_jntadr[p.object_body];
-  const int adr = m->jnt_qposadr[jnt];
+  const int adr = m->jnt_qposadr[m->body_jntadr[p.object_body]];
   Eigen::Vector3d pos;
   Eigen::Quaterniond quat;
   object_pose(p, x, pos, quat);
   d->qpos[adr + 0] = pos.x(), d->qpos[adr + 1] = pos.y(), d->qpos[adr + 2] = pos.z();
   d->qpos[adr + 3] = quat.w(), d->qpos[adr + 4] = quat.x(), d->qpos[adr + 5] = quat.y(), d->qpos[adr + 6] = quat.z();
   mj_forward(m, d);
-  e.qpos_start.assign(d->qpos, d->qpos + m->nq);
-  e.status = "ok";
   for (int i = 0; i < d->ncon; ++i) {
     const mjContact& c = d->contact[i];
     const bool object = m->geom_bodyid[c.geom[0]] == p.object_body || m->geom_bodyid[c.geom[1]] == p.object_body;
-    if (object && c.dist < -p.max_initial_penetration) e.status = "collision";
+    if (object && c.dist < -p.max_initial_penetration) return false;
   }
+  return true;
+}
+
+void Evaluator::evaluate(const PlanProblem& p, const Eigen::Ref<const Eigen::VectorXd>& x, Evaluation& e) {
+  const mjModel* m = m_;
+  mjData* d = d_;
+  e.x = x;
+  e.status = place(p, x) ? "ok" : "collision";
+  e.qpos_start.assign(d->qpos, d->qpos + m->nq);
+  const int adr = m->jnt_qposadr[m->body_jntadr[p.object_body]];
+  const Eigen::Vector3d start(d->qpos[adr], d->qpos[adr + 1], d->qpos[adr + 2]);
   if (e.status == "ok") {
     const long steps = std::lround(p.duration / m->opt.timestep);
     for (long s = 0; s < steps; ++s) mj_step(m, d);
@@ -270,7 +283,7 @@ void Evaluator::evaluate(const PlanProblem& p, const Eigen::Ref<const Eigen::Vec
   e.qpos_final.assign(d->qpos, d->qpos + m->nq);
   if (e.status == "ok") {
     grasp_metrics(m, d, p, e);
-    e.object_shift = (Eigen::Map<const Eigen::Vector3d>(d->qpos + adr) - pos).norm();
+    e.object_shift = (Eigen::Map<const Eigen::Vector3d>(d->qpos + adr) - start).norm();
   } else {
     e.finger_contacts.assign(p.hand.num_fingers(), 0);
   }
@@ -373,7 +386,9 @@ std::vector<Evaluation> plan_grasps(const mjModel* m, const PlanProblem& p, cons
     Evaluation& e = all[static_cast<std::size_t>(i)];
     e.id = i;
     e.phase = "random";
-    ev.evaluate(p, random_parameters(lo, hi, rng), e);
+    Eigen::VectorXd x = random_parameters(lo, hi, rng);
+    for (int draw = 1; draw < o.max_draws && !ev.place(p, x); ++draw) x = random_parameters(lo, hi, rng);
+    ev.evaluate(p, x, e);
     report(e);
   });
 
@@ -398,7 +413,9 @@ std::vector<Evaluation> plan_grasps(const mjModel* m, const PlanProblem& p, cons
         e.phase = "anneal";
         e.chain = static_cast<int>(c);
         e.step = t;
-        ev.evaluate(p, neighbour(x, lo, hi, o.max_jump, Tn, rng), e);
+        Eigen::VectorXd xn = neighbour(x, lo, hi, o.max_jump, Tn, rng);
+        for (int draw = 1; draw < o.max_draws && !ev.place(p, xn); ++draw) xn = neighbour(x, lo, hi, o.max_jump, Tn, rng);
+        ev.evaluate(p, xn, e);
         const double P = acceptance_probability(o.schedule.energy_scale * energy, o.schedule.energy_scale * e.energy, Ta);
         const double U = rng.uniform();
         if (e.status == "ok" && P > U) {

@@ -45,8 +45,9 @@ struct ApproachFrame {
   Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();
 };
 
-// The hand's own grasp frame: set every closing joint halfway along its range in its closing direction; C = the mean
-// of the fingertip link geoms' centres, a = C minus the mean of the finger root bodies' positions (normalised).
+// The hand's own grasp frame: C = the centroid of the region the fingertips sweep in the first half of the closure
+// (the mean of each finger's distal-link geom centres with every closing joint at 0, 1/4 and 1/2 of its way from qpos0
+// to its limit in its closing direction), a = C minus the mean of the finger root bodies' positions (normalised).
 ApproachFrame hand_approach_frame(const mjModel* m, const HandModel& hand, const std::vector<double>& increments);
 
 // What is planned for: the model (a grasp scene with contact_detection + hand_closure and a free object), its object,
@@ -112,6 +113,9 @@ class Evaluator {
   Evaluator& operator=(const Evaluator&) = delete;
   // Simulates candidate x from scratch and fills e (x, status, metrics, energy). Deterministic in x alone.
   void evaluate(const PlanProblem& p, const Eigen::Ref<const Eigen::VectorXd>& x, Evaluation& e);
+  // Sets the candidate's start state (pre-shape, object pose; mj_forward) and tells whether it is legal: no contact of
+  // the object deeper than p.max_initial_penetration. Costs one mj_forward.
+  bool place(const PlanProblem& p, const Eigen::Ref<const Eigen::VectorXd>& x);
   mjData* data() { return d_; }
 
  private:
@@ -131,6 +135,8 @@ struct PlanOptions {
   int jobs = 1;            // worker threads (each with its own model copy and mjData)
   AnnealSchedule schedule;
   double max_jump = 0.5;   // a neighbour moves each parameter by at most this share of its range
+  int max_draws = 20;      // a candidate whose start state is illegal is redrawn up to this many times in all
+                           // (GraspIt! regenerates an illegal neighbour up to 10 times); redraws cost one mj_forward
 };
 
 struct Progress {
