@@ -17,6 +17,7 @@ const std::vector<Command>& commands() {
       {"current-study", "direct-drive hand: coil currents, power, heating (Figures 2-4)", cmd_current_study},
       {"fit-coupling", "least-squares joint coupling law from a CSV of angles (+ MJCF equality)", cmd_fit_coupling},
       {"berul-poses", "BERUL hand fingertips for actuator sensor values M (Fig. 7) as CSV", cmd_berul_poses},
+      {"synergies", "record grasp postures in simulation; fit postural synergies to them (PCA)", cmd_synergies},
       {"identify-coupling", "BERUL coupling from rendered images of colour markers (eq 1, Fig. 6)", cmd_identify_coupling},
   };
   return table;

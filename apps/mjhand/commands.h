@@ -29,6 +29,7 @@ int cmd_current_study(const Args& args);  // mjhand current-study [--out DIR] (d
 int cmd_fit_coupling(const Args& args);  // mjhand fit-coupling DATA.csv [--x C --y C --order N --deg --supplement --mjcf]
 int cmd_berul_poses(const Args& args);   // mjhand berul-poses [--model M --out DIR] (BERUL Fig. 7 fingertips)
 int cmd_identify_coupling(const Args& args);  // mjhand identify-coupling --out DIR (coupling from rendered markers)
+int cmd_synergies(const Args& args);  // mjhand synergies record|fit (docs/synergies.md)
 
 // True when the CLI runs inside the Python package (python -m mjhand, mjhand.cli): set by the extension module.
 bool embedded_in_python();

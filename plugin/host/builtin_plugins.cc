@@ -14,6 +14,7 @@
 #include <mjhand/sensors/contact_detection.h>
 #include <mjhand/sensors/fingertip_kinematics.h>
 #include <mjhand/sensors/grasp_analysis.h>
+#include <mjhand/synergy/synergy_plugin.h>
 #include <mjhand/torque_control/torque_control_plugin.h>
 
 namespace mjhand {
@@ -61,6 +62,8 @@ void register_builtin_plugins(PluginRegistry& registry) {
                 {"sensor", "where", "fingers", "palm", "threshold", "samples"}, mjSTAGE_POS});
   add(registry, kCapControl, {"hand_closure", "closes position-controlled fingers by an increment per step until each phalanx touches", make_hand_closure_plugin,
                 {"actuators", "detector", "increment", "start", "kp", "kv"}});
+  add(registry, kCapControl, {"synergy", "soft postural synergies: k inputs z drive n joints, tau = K_q (q0 + S z - q) - D qdot", make_synergy_plugin,
+                {"file", "joints", "q0", "S", "inputs", "actuators", "kq", "kd"}});
   register_direct_drive_model();  // computed_torque's model=direct_drive (closed-form M, V, G of the direct-drive hand)
 }
 
