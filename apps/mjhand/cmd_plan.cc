@@ -15,6 +15,7 @@
 #include "args.h"
 #include "commands.h"
 #include "grasp_planner.h"
+#include <mjhand/hand/synergies.h>
 #include <mjhand/io/atomic_file.h>
 #include <mjhand/io/model_io.h>
 #include <mjhand/scene/scene_spec.h>
@@ -34,7 +35,7 @@ void print_help() {
       "usage: mjhand plan SCENE.yaml [--out DIR] [--object NAME] [--samples N] [--chains N] [--steps N]\n"
       "                   [--seed S] [--jobs N] [--duration S] [--standoff MIN,MAX] [--lateral L]\n"
       "                   [--center X,Y,Z] [--approach X,Y,Z] [--z-min LIST] [--z-max LIST] [--servo-kp KP]\n"
-      "                   [--max-penetration M] [--pictures N] [--quiet]\n\n"
+      "                   [--synergies FILE] [--max-penetration M] [--pictures N] [--quiet]\n\n"
       "Plans a grasp of the scene's object (docs/planner.md). A candidate is the object's pose relative to the hand\n"
       "(approach direction, roll, standoff and lateral offsets from the hand's grasp centre) and the eigengrasp\n"
       "amplitudes z of the pre-shape q0 + S z. Each candidate is simulated: pre-shape, close with the scene's\n"
@@ -56,7 +57,10 @@ void print_help() {
       "  --lateral L           largest sideways offset of the object centre [m] (default R)\n"
       "  --center X,Y,Z        grasp centre [m, world] (default: centroid of the swept fingertips)\n"
       "  --approach X,Y,Z      approach axis, palm toward the centre (default: from the finger roots to the centre)\n"
-      "  --z-min LIST, --z-max LIST   eigengrasp bounds (default close 0..0.6 rad, proximal_distal -0.3..0.3)\n"
+      "  --synergies FILE      pre-shape q0 + S z from a synergy file (docs/synergies.md) instead of the default\n"
+      "                        eigengrasps close and proximal_distal (docs/planner.md)\n"
+      "  --z-min LIST, --z-max LIST   eigengrasp bounds (default close 0..0.6 rad, proximal_distal -0.3..0.3;\n"
+      "                        with --synergies +-1 / max|S_i|: no joint moves more than 1 rad per synergy)\n"
       "  --servo-kp KP         make every hand actuator a position servo of stiffness KP [N m/rad] (hands with motors)\n"
       "  --max-penetration M   initial hand-object overlap above which a candidate is illegal (default 0.001 m)\n"
       "  --pictures N          render the best N grasps to PNG (offscreen; needs a display or xvfb-run -a)\n"
@@ -121,7 +125,7 @@ int cmd_plan(const Args& args) {
   const ArgReader r(args,
                     {"--out", "--object", "--samples", "--chains", "--steps", "--seed", "--jobs", "--duration",
                      "--standoff", "--lateral", "--center", "--approach", "--z-min", "--z-max", "--servo-kp",
-                     "--max-penetration", "--pictures"},
+                     "--max-penetration", "--pictures", "--synergies"},
                     {"--quiet"});
   if (r.positional().size() != 1) throw UsageError("give exactly one scene description (usage: plan SCENE.yaml)");
   planner::PlanOptions opt;
@@ -191,7 +195,27 @@ int cmd_plan(const Args& args) {
     throw std::runtime_error(spec.source_name + ": grasp.increment lists " + std::to_string(increments.size()) +
                              " values for " + std::to_string(m->nu) + " actuators");
   }
-  p.eigengrasps = planner::closure_eigengrasps(m, increments);
+  if (r.has("--synergies")) {
+    // A synergy file (docs/synergies.md): q = q0 + S z; default bounds |z_i| <= 1 / max_j |S_ji| (no joint moves more
+    // than 1 rad from q0 per synergy).
+    const std::string path = r.get("--synergies", "");
+    const Synergies syn = read_synergies(path);
+    resolve_synergy_joints(m, syn, path);
+    p.eigengrasps.joints = syn.joints;
+    p.eigengrasps.q0 = syn.q0;
+    p.eigengrasps.S = syn.S;
+    const int ks = synergy_count(syn);
+    p.eigengrasps.z_min.resize(ks);
+    p.eigengrasps.z_max.resize(ks);
+    for (int i = 0; i < ks; ++i) {
+      const double peak = syn.S.col(i).cwiseAbs().maxCoeff();
+      p.eigengrasps.z_max[i] = peak > 0 ? 1.0 / peak : 1.0;
+      p.eigengrasps.z_min[i] = -p.eigengrasps.z_max[i];
+      p.eigengrasps.names.push_back("s" + std::to_string(i + 1));
+    }
+  } else {
+    p.eigengrasps = planner::closure_eigengrasps(m, increments);
+  }
   const int k = static_cast<int>(p.eigengrasps.S.cols());
   for (const char* key : {"--z-min", "--z-max"}) {
     if (!r.has(key)) continue;
