@@ -20,7 +20,6 @@
 #include <mjhand/io/model_io.h>
 #include <mjhand/scene/scene_spec.h>
 #include <mjhand/scene/scene_writer.h>
-#include <mjhand/sensors/grasp_analysis.h>
 
 #if __has_include("render/offscreen_renderer.h")  // built with MJHAND_BUILD_VIEWER: the offscreen renderer is linked
 #define MJHAND_HAVE_RENDER 1
@@ -151,10 +150,6 @@ int cmd_plan(const Args& args) {
 #endif
 
   SceneSpec spec = load_scene_spec(r.positional()[0]);
-  if (!spec.grasp.enabled) {
-    throw std::runtime_error(spec.source_name + ": the scene has no grasp: section; the planner closes the hand with its "
-                             "contact_detection + hand_closure plugins (docs/scenes.md)");
-  }
   int object = -1;
   const std::string object_name = r.get("--object", "");
   for (std::size_t i = 0; i < spec.objects.size(); ++i) {
@@ -185,16 +180,8 @@ int cmd_plan(const Args& args) {
   const BuiltScene built = build_scene(spec, wo);
   const mjModel* m = built.model.get();
   const std::string& oname = spec.objects[static_cast<std::size_t>(object)].name;
-  planner::PlanProblem p;
-  p.object_body = mj_name2id(m, mjOBJ_BODY, oname.c_str());
-  if (p.object_body < 0) throw std::runtime_error("plan: object body '" + oname + "' not found in the built scene");
-  p.hand = hand_from_moving_roots(m, p.object_body);
-  std::vector<double> increments = spec.grasp.increments;
-  if (increments.empty()) increments.assign(static_cast<std::size_t>(m->nu), spec.grasp.increment);
-  if (static_cast<int>(increments.size()) != m->nu) {
-    throw std::runtime_error(spec.source_name + ": grasp.increment lists " + std::to_string(increments.size()) +
-                             " values for " + std::to_string(m->nu) + " actuators");
-  }
+  const std::vector<double> increments = planner::scene_closure_increments(m, spec);
+  planner::PlanProblem p = planner::default_problem(m, oname, increments);
   if (r.has("--synergies")) {
     // A synergy file (docs/synergies.md): q = q0 + S z; default bounds |z_i| <= 1 / max_j |S_ji| (no joint moves more
     // than 1 rad from q0 per synergy).
@@ -204,6 +191,7 @@ int cmd_plan(const Args& args) {
     p.eigengrasps.joints = syn.joints;
     p.eigengrasps.q0 = syn.q0;
     p.eigengrasps.S = syn.S;
+    p.eigengrasps.names.clear();
     const int ks = synergy_count(syn);
     p.eigengrasps.z_min.resize(ks);
     p.eigengrasps.z_max.resize(ks);
@@ -213,8 +201,6 @@ int cmd_plan(const Args& args) {
       p.eigengrasps.z_min[i] = -p.eigengrasps.z_max[i];
       p.eigengrasps.names.push_back("s" + std::to_string(i + 1));
     }
-  } else {
-    p.eigengrasps = planner::closure_eigengrasps(m, increments);
   }
   const int k = static_cast<int>(p.eigengrasps.S.cols());
   for (const char* key : {"--z-min", "--z-max"}) {
@@ -232,29 +218,21 @@ int cmd_plan(const Args& args) {
       throw UsageError("--z-min/--z-max: eigengrasp " + p.eigengrasps.names[static_cast<std::size_t>(i)] + " has min > max");
     }
   }
-  p.frame = planner::hand_approach_frame(m, p.hand, increments);
   if (r.has("--center")) p.frame.center = parse_vec3("--center", r.get("--center", ""));
   if (r.has("--approach")) {
     const Eigen::Vector3d a = parse_vec3("--approach", r.get("--approach", ""));
     if (!(a.norm() > 0)) throw UsageError("--approach: the axis must not be zero");
     p.frame.axis = a.normalized();
   }
-  double radius = 0;
-  for (int g = 0; g < m->ngeom; ++g) {
-    if (m->geom_bodyid[g] == p.object_body) radius = std::max(radius, m->geom_rbound[g]);
-  }
-  p.standoff_min = -1.5 * radius;
-  p.standoff_max = 1.5 * radius;
   if (r.has("--standoff")) {
     const std::vector<double> v = parse_number_list("--standoff", r.get("--standoff", ""));
     if (v.size() != 2 || !(v[0] <= v[1])) throw UsageError("--standoff: give MIN,MAX with MIN <= MAX");
     p.standoff_min = v[0];
     p.standoff_max = v[1];
   }
-  p.lateral = r.get_double("--lateral", radius, 0.0, 10.0);
+  p.lateral = r.get_double("--lateral", p.lateral, 0.0, 10.0);
   p.duration = duration;
   p.max_initial_penetration = max_pen;
-  p.distance_scale = radius > 0 ? radius : 0.05;
 
   const bool quiet = r.flag("--quiet");
   const auto t0 = std::chrono::steady_clock::now();

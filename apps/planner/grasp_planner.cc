@@ -14,6 +14,7 @@
 #include <mjhand/grasp/grasp_quality.h>
 #include <mjhand/grasp/grasp_state.h>
 #include <mjhand/grasp/wrench_space.h>
+#include <mjhand/sensors/grasp_analysis.h>
 
 namespace mjhand::planner {
 
@@ -138,6 +139,42 @@ ApproachFrame hand_approach_frame(const mjModel* m, const HandModel& hand, const
   }
   f.axis = axis.normalized();
   return f;
+}
+
+std::vector<double> scene_closure_increments(const mjModel* m, const SceneSpec& spec) {
+  if (!spec.grasp.enabled) {
+    throw std::runtime_error(spec.source_name + ": the scene has no grasp: section; the planner closes the hand with its "
+                             "contact_detection + hand_closure plugins (docs/scenes.md)");
+  }
+  std::vector<double> increments = spec.grasp.increments;
+  if (increments.empty()) increments.assign(static_cast<std::size_t>(m->nu), spec.grasp.increment);
+  if (static_cast<int>(increments.size()) != m->nu) {
+    throw std::runtime_error(spec.source_name + ": grasp.increment lists " + std::to_string(increments.size()) +
+                             " values for " + std::to_string(m->nu) + " actuators");
+  }
+  return increments;
+}
+
+PlanProblem default_problem(const mjModel* m, const std::string& object, const std::vector<double>& increments) {
+  PlanProblem p;
+  p.object_body = mj_name2id(m, mjOBJ_BODY, object.c_str());
+  if (p.object_body <= 0) throw std::invalid_argument("planner: no object body '" + object + "' in the model");
+  if (m->body_jntnum[p.object_body] != 1 || m->jnt_type[m->body_jntadr[p.object_body]] != mjJNT_FREE) {
+    throw std::invalid_argument("planner: the object '" + object + "' must have exactly one free joint");
+  }
+  p.hand = hand_from_moving_roots(m, p.object_body);
+  p.eigengrasps = closure_eigengrasps(m, increments);
+  p.frame = hand_approach_frame(m, p.hand, increments);
+  double radius = 0;
+  for (int g = 0; g < m->ngeom; ++g) {
+    if (m->geom_bodyid[g] == p.object_body) radius = std::max(radius, m->geom_rbound[g]);
+  }
+  if (!(radius > 0)) throw std::invalid_argument("planner: the object '" + object + "' has no geom with a size");
+  p.standoff_min = -1.5 * radius;
+  p.standoff_max = 1.5 * radius;
+  p.lateral = radius;
+  p.distance_scale = radius;
+  return p;
 }
 
 std::vector<std::string> parameter_names(const PlanProblem& p) {

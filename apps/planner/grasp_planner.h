@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <mjhand/grasp/contact_frames.h>
+#include <mjhand/scene/scene_spec.h>
 
 #include "annealing.h"
 
@@ -63,6 +64,15 @@ struct PlanProblem {
   double max_initial_penetration = 1e-3;       // [m] deeper hand-object overlap at the start: candidate illegal
   double distance_scale = 0.05;                // D [m] of the contact-distance energy term (the object's size)
 };
+
+// The closure increment of every actuator of a scene built from spec (grasp.increment, or its per-actuator list).
+// Throws std::runtime_error citing the scene when the list does not match the actuators or the scene has no grasp:.
+std::vector<double> scene_closure_increments(const mjModel* m, const SceneSpec& spec);
+
+// The default problem for a built scene (docs/planner.md): object `object` (a body with a free joint), hand = the
+// model's moving roots, closure eigengrasps, the hand's approach frame, standoff -1.5 R..1.5 R and lateral R with R the
+// object's bounding radius (largest geom_rbound of its geoms), D = R. Throws std::invalid_argument naming what is wrong.
+PlanProblem default_problem(const mjModel* m, const std::string& object, const std::vector<double>& increments);
 
 // Parameter vector layout (k = eigengrasp count).
 inline constexpr int kPoseParams = 6;  // azimuth, sin_elevation, roll [rad, 1, rad], standoff, lateral_1, lateral_2 [m]
