@@ -97,7 +97,7 @@ TEST_CASE("planner: the same seed gives the same ranked CSV with 1 and 2 threads
   CHECK(planner::ranked_csv(m, p, planner::plan_grasps(m, p, o)) != one);  // the seed matters
 }
 
-TEST_CASE("planner: a tiny run finds a force-closure grasp of a sphere; re-simulating its saved start confirms it",
+TEST_CASE("planner: a tiny run finds a force-closure grasp of a sphere that re-simulating its saved start confirms",
           "[planner]") {
   const std::string out = fresh_temp_dir("planner_sphere");
   const auto r = run_cli("plan " + source_path("models/planner/gripper_sphere.yaml") +
