@@ -11,6 +11,7 @@ const std::vector<Command>& commands() {
       {"scenario", "run a grasp scene: contact sequence, object pose, grasp metrics, density sweep", cmd_scenario},
       {"run", "simulate a model with its mjhand plugins, write a CSV log and print a summary", cmd_run},
       {"analyze", "analyse the grasp in a model state: G, J_H, quality, closure, epsilon, forces", cmd_analyze},
+      {"plan", "plan a grasp: sample + anneal approach poses and eigengrasps, close in MuJoCo, rank by quality", cmd_plan},
       {"batch", "run a campaign (scenarios x grid x seeds) on worker threads: rollout CSVs + summary", cmd_batch},
       {"plot", "PNG plots of a batch rollout CSV or of a campaign's summary (gnuplot)", cmd_plot},
       {"current-study", "direct-drive hand: coil currents, power, heating (Figures 2-4)", cmd_current_study},

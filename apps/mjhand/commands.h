@@ -22,6 +22,7 @@ int cmd_run(const Args& args);        // mjhand run MODEL.xml --duration S [--ou
 int cmd_analyze(const Args& args);    // mjhand analyze MODEL.xml [--keyframe K | --qpos ...] [--json]
 int cmd_make_scene(const Args& args);  // mjhand make-scene SCENE.yaml -o SCENE.xml
 int cmd_scenario(const Args& args);    // mjhand scenario SCENE.yaml [--density-sweep ...]
+int cmd_plan(const Args& args);        // mjhand plan SCENE.yaml: grasp planning by simulation
 int cmd_batch(const Args& args);     // mjhand batch CAMPAIGN.yaml [--threads N] [--shard I/N] (docs/batch.md)
 int cmd_plot(const Args& args);      // mjhand plot ROLLOUT.csv|CAMPAIGN_DIR --out DIR
 int cmd_current_study(const Args& args);  // mjhand current-study [--out DIR] (direct-drive hand, Figures 2-4)

@@ -1,0 +1,286 @@
+// mjhand plan SCENE.yaml: grasp planning by simulation (SynGrasp's SGgraspPlanner, GraspIt!'s EigenGrasp simulated
+// annealing): random candidates (approach pose + eigengrasp pre-shape), then annealing chains, each candidate closed
+// and scored in MuJoCo; ranked CSV, the best grasp as keyframes of the written scene, optional pictures.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "args.h"
+#include "commands.h"
+#include "grasp_planner.h"
+#include <mjhand/hand/synergies.h>
+#include <mjhand/io/atomic_file.h>
+#include <mjhand/io/model_io.h>
+#include <mjhand/scene/scene_spec.h>
+#include <mjhand/scene/scene_writer.h>
+
+#if __has_include("render/offscreen_renderer.h")  // built with MJHAND_BUILD_VIEWER: the offscreen renderer is linked
+#define MJHAND_HAVE_RENDER 1
+#include "render/offscreen_renderer.h"
+#endif
+
+namespace mjhand::cli {
+
+namespace {
+void print_help() {
+  std::printf(
+      "usage: mjhand plan SCENE.yaml [--out DIR] [--object NAME] [--samples N] [--chains N] [--steps N]\n"
+      "                   [--seed S] [--jobs N] [--duration S] [--standoff MIN,MAX] [--lateral L]\n"
+      "                   [--center X,Y,Z] [--approach X,Y,Z] [--z-min LIST] [--z-max LIST] [--servo-kp KP]\n"
+      "                   [--synergies FILE] [--max-penetration M] [--pictures N] [--quiet]\n\n"
+      "Plans a grasp of the scene's object (docs/planner.md). A candidate is the object's pose relative to the hand\n"
+      "(approach direction, roll, standoff and lateral offsets from the hand's grasp centre) and the eigengrasp\n"
+      "amplitudes z of the pre-shape q0 + S z. Each candidate is simulated: pre-shape, close with the scene's\n"
+      "hand_closure controller for --duration, then scored (force closure, Ferrari-Canny epsilon, sigma_min(G)).\n"
+      "--samples random candidates, then --chains simulated-annealing chains of --steps steps (GraspIt!'s schedule)\n"
+      "from the best ones. Deterministic by --seed: the same seed gives the same CSV for any --jobs.\n"
+      "Writes DIR/ranked.csv, DIR/scene.xml (the scene with keyframes best_start and best), DIR/best_qpos.txt,\n"
+      "DIR/summary.txt; with --pictures N, DIR/best_<rank>.png. Exit 0 with a force-closure grasp, 3 without.\n\n"
+      "options:\n"
+      "  --out DIR             output directory (default out/plan_<scene name>)\n"
+      "  --object NAME         the object to grasp (default: the scene's only object); made free if fixed\n"
+      "  --samples N           random candidates (default 64)\n"
+      "  --chains N            annealing chains (default 4); --steps N steps per chain (default 16)\n"
+      "  --seed S              random seed (default 1)\n"
+      "  --jobs N              worker threads (default: the number of hardware threads)\n"
+      "  --duration S          simulated closure + settling per candidate (default 0.3 s)\n"
+      "  --standoff MIN,MAX    object centre along the approach axis from the grasp centre [m]\n"
+      "                        (default -1.5 R,1.5 R, R the object's bounding radius)\n"
+      "  --lateral L           largest sideways offset of the object centre [m] (default R)\n"
+      "  --center X,Y,Z        grasp centre [m, world] (default: centroid of the swept fingertips)\n"
+      "  --approach X,Y,Z      approach axis, palm toward the centre (default: from the finger roots to the centre)\n"
+      "  --synergies FILE      pre-shape q0 + S z from a synergy file (docs/synergies.md) instead of the default\n"
+      "                        eigengrasps close and proximal_distal (docs/planner.md)\n"
+      "  --z-min LIST, --z-max LIST   eigengrasp bounds (default close 0..0.6 rad, proximal_distal -0.3..0.3;\n"
+      "                        with --synergies +-1 / max|S_i|: no joint moves more than 1 rad per synergy)\n"
+      "  --servo-kp KP         make every hand actuator a position servo of stiffness KP [N m/rad] (hands with motors)\n"
+      "  --max-penetration M   initial hand-object overlap above which a candidate is illegal (default 0.001 m)\n"
+      "  --pictures N          render the best N grasps to PNG (offscreen; needs a display or xvfb-run -a)\n"
+      "  --quiet               no progress line\n"
+      "  -h, --help            show this help\n");
+}
+
+Eigen::Vector3d parse_vec3(const std::string& option, const std::string& text) {
+  const std::vector<double> v = parse_number_list(option, text);
+  if (v.size() != 3) throw UsageError(option + ": give three numbers X,Y,Z (got " + std::to_string(v.size()) + ")");
+  return Eigen::Vector3d(v[0], v[1], v[2]);
+}
+
+std::string join(const std::vector<double>& v) {
+  std::string s;
+  char b[40];
+  for (double x : v) {
+    std::snprintf(b, sizeof(b), "%.17g", x);
+    s += (s.empty() ? "" : " ") + std::string(b);
+  }
+  return s;
+}
+
+// The written scene plus keyframes best_start (the candidate's pre-shape and object pose) and best (its final state).
+std::string with_keyframes(const std::string& xml, const planner::Evaluation& best) {
+  const std::size_t end = xml.rfind("</mujoco>");
+  if (end == std::string::npos) throw std::runtime_error("plan: the built scene has no </mujoco>");
+  return xml.substr(0, end) + "  <keyframe>\n    <key name=\"best_start\" qpos=\"" + join(best.qpos_start) +
+         "\"/>\n    <key name=\"best\" qpos=\"" + join(best.qpos_final) + "\"/>\n  </keyframe>\n" + xml.substr(end);
+}
+
+void render_best(const mjModel* m, const std::vector<planner::Evaluation>& ranked, int count, int object,
+                 const std::string& out) {
+#ifdef MJHAND_HAVE_RENDER
+  if (!render::display_available()) {
+    throw std::runtime_error("--pictures needs a display: DISPLAY is not set (run under xvfb-run -a, or drop --pictures)");
+  }
+  render::OffscreenRenderer renderer(m, 800, 600);
+  std::unique_ptr<mjData, void (*)(mjData*)> d(mj_makeData(m), mj_deleteData);
+  render::RgbImage img;
+  renderer.option().flags[mjVIS_CONTACTPOINT] = 1;
+  for (int i = 0; i < count && i < static_cast<int>(ranked.size()); ++i) {
+    std::copy(ranked[i].qpos_final.begin(), ranked[i].qpos_final.end(), d->qpos);
+    mj_forward(m, d.get());
+    const std::array<double, 3> at = {d->xpos[3 * object], d->xpos[3 * object + 1], d->xpos[3 * object + 2]};
+    renderer.render(d.get(), render::CameraView::free(at, 0.8 * m->stat.extent, 135.0, -30.0), img);
+    render::write_png(out + "/best_" + std::to_string(i + 1) + ".png", img);
+  }
+#else
+  (void)m, (void)ranked, (void)count, (void)object, (void)out;
+  throw std::runtime_error("--pictures: this mjhand was built without the renderer (MJHAND_BUILD_VIEWER=OFF)");
+#endif
+}
+
+}  // namespace
+
+int cmd_plan(const Args& args) {
+  if (wants_help(args)) {
+    print_help();
+    return 0;
+  }
+  const ArgReader r(args,
+                    {"--out", "--object", "--samples", "--chains", "--steps", "--seed", "--jobs", "--duration",
+                     "--standoff", "--lateral", "--center", "--approach", "--z-min", "--z-max", "--servo-kp",
+                     "--max-penetration", "--pictures", "--synergies"},
+                    {"--quiet"});
+  if (r.positional().size() != 1) throw UsageError("give exactly one scene description (usage: plan SCENE.yaml)");
+  planner::PlanOptions opt;
+  opt.samples = r.get_int("--samples", 64, 1, 100000000);
+  opt.chains = r.get_int("--chains", 4, 0, 100000);
+  opt.steps = r.get_int("--steps", 16, 0, 100000000);
+  opt.seed = static_cast<uint64_t>(r.get_double("--seed", 1, 0, 9007199254740992.0));
+  if (r.has("--seed") && std::floor(std::stod(r.get("--seed", "1"))) != std::stod(r.get("--seed", "1"))) {
+    throw UsageError("--seed: give a whole number");
+  }
+  const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  opt.jobs = r.get_int("--jobs", hw, 1, 1024);
+  const int pictures = r.get_int("--pictures", 0, 0, 1000);
+  const double duration = r.get_double("--duration", 0.3, 1e-4, 100.0);
+  const double max_pen = r.get_double("--max-penetration", 1e-3, 0.0, 1.0);
+  // Check the picture request before spending minutes on planning.
+#ifdef MJHAND_HAVE_RENDER
+  if (pictures > 0 && !render::display_available()) {
+    throw UsageError("--pictures needs a display: DISPLAY is not set (run under xvfb-run -a, or drop --pictures)");
+  }
+#else
+  if (pictures > 0) throw UsageError("--pictures: this mjhand was built without the renderer (MJHAND_BUILD_VIEWER=OFF)");
+#endif
+
+  SceneSpec spec = load_scene_spec(r.positional()[0]);
+  int object = -1;
+  const std::string object_name = r.get("--object", "");
+  for (std::size_t i = 0; i < spec.objects.size(); ++i) {
+    if (object_name.empty() || spec.objects[i].name == object_name) {
+      if (object >= 0 && object_name.empty()) {
+        throw UsageError("the scene has several objects: name one with --object");
+      }
+      object = static_cast<int>(i);
+    }
+  }
+  if (object < 0) {
+    throw UsageError(object_name.empty() ? "the scene has no object" : "--object: no object '" + object_name + "' in the scene");
+  }
+  spec.objects[static_cast<std::size_t>(object)].free = true;
+  if (r.has("--servo-kp")) {
+    const double kp = r.get_double("--servo-kp", 1, 1e-9, 1e9);
+    for (ActuatorSpec& a : spec.hand.actuators) {
+      a.type = ActuatorType::kPosition;
+      a.gain = kp;
+      a.ctrl_from_joint_range = true;
+      a.ctrllimited = false;
+    }
+  }
+  const std::string out = r.get("--out", "out/plan_" + spec.name);
+  std::filesystem::create_directories(out);
+  SceneWriteOptions wo;
+  wo.output_dir = out;
+  const BuiltScene built = build_scene(spec, wo);
+  const mjModel* m = built.model.get();
+  const std::string& oname = spec.objects[static_cast<std::size_t>(object)].name;
+  const std::vector<double> increments = planner::scene_closure_increments(m, spec);
+  planner::PlanProblem p = planner::default_problem(m, oname, increments);
+  if (r.has("--synergies")) {
+    // A synergy file (docs/synergies.md): q = q0 + S z; default bounds |z_i| <= 1 / max_j |S_ji| (no joint moves more
+    // than 1 rad from q0 per synergy).
+    const std::string path = r.get("--synergies", "");
+    const Synergies syn = read_synergies(path);
+    resolve_synergy_joints(m, syn, path);
+    p.eigengrasps.joints = syn.joints;
+    p.eigengrasps.q0 = syn.q0;
+    p.eigengrasps.S = syn.S;
+    p.eigengrasps.names.clear();
+    const int ks = synergy_count(syn);
+    p.eigengrasps.z_min.resize(ks);
+    p.eigengrasps.z_max.resize(ks);
+    for (int i = 0; i < ks; ++i) {
+      const double peak = syn.S.col(i).cwiseAbs().maxCoeff();
+      p.eigengrasps.z_max[i] = peak > 0 ? 1.0 / peak : 1.0;
+      p.eigengrasps.z_min[i] = -p.eigengrasps.z_max[i];
+      p.eigengrasps.names.push_back("s" + std::to_string(i + 1));
+    }
+  }
+  const int k = static_cast<int>(p.eigengrasps.S.cols());
+  for (const char* key : {"--z-min", "--z-max"}) {
+    if (!r.has(key)) continue;
+    const std::vector<double> v = parse_number_list(key, r.get(key, ""));
+    if (static_cast<int>(v.size()) != k) {
+      throw UsageError(std::string(key) + ": give " + std::to_string(k) + " values (one per eigengrasp), got " +
+                       std::to_string(v.size()));
+    }
+    (std::string(key) == "--z-min" ? p.eigengrasps.z_min : p.eigengrasps.z_max) =
+        Eigen::Map<const Eigen::VectorXd>(v.data(), k);
+  }
+  for (int i = 0; i < k; ++i) {
+    if (!(p.eigengrasps.z_min[i] <= p.eigengrasps.z_max[i])) {
+      throw UsageError("--z-min/--z-max: eigengrasp " + p.eigengrasps.names[static_cast<std::size_t>(i)] + " has min > max");
+    }
+  }
+  if (r.has("--center")) p.frame.center = parse_vec3("--center", r.get("--center", ""));
+  if (r.has("--approach")) {
+    const Eigen::Vector3d a = parse_vec3("--approach", r.get("--approach", ""));
+    if (!(a.norm() > 0)) throw UsageError("--approach: the axis must not be zero");
+    p.frame.axis = a.normalized();
+  }
+  if (r.has("--standoff")) {
+    const std::vector<double> v = parse_number_list("--standoff", r.get("--standoff", ""));
+    if (v.size() != 2 || !(v[0] <= v[1])) throw UsageError("--standoff: give MIN,MAX with MIN <= MAX");
+    p.standoff_min = v[0];
+    p.standoff_max = v[1];
+  }
+  p.lateral = r.get_double("--lateral", p.lateral, 0.0, 10.0);
+  p.duration = duration;
+  p.max_initial_penetration = max_pen;
+
+  const bool quiet = r.flag("--quiet");
+  const auto t0 = std::chrono::steady_clock::now();
+  auto last = t0;
+  auto progress = [&](const planner::Progress& pr) {
+    if (quiet) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (pr.done < pr.total && now - last < std::chrono::milliseconds(250)) return;
+    last = now;
+    std::fprintf(stderr, "\rplan: %ld/%ld candidates, %d force closure, best score %.4f, %.1f s   ", pr.done, pr.total,
+                 pr.force_closure, pr.best_score, std::chrono::duration<double>(now - t0).count());
+    if (pr.done == pr.total) std::fprintf(stderr, "\n");
+  };
+  const std::vector<planner::Evaluation> ranked = planner::plan_grasps(m, p, opt, progress);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  write_file_atomically(out + "/ranked.csv", planner::ranked_csv(m, p, ranked));
+  const planner::Evaluation& best = ranked.front();
+  write_file_atomically(out + "/scene.xml", with_keyframes(built.xml, best));
+  std::string qpos;
+  for (double v : best.qpos_final) {
+    char b[40];
+    std::snprintf(b, sizeof(b), "%.17g", v);
+    qpos += (qpos.empty() ? "" : ",") + std::string(b);
+  }
+  write_file_atomically(out + "/best_qpos.txt", qpos + "\n");
+  const long fc = std::count_if(ranked.begin(), ranked.end(), [](const planner::Evaluation& e) { return e.force_closure; });
+  std::ostringstream s;
+  s << "scene " << r.positional()[0] << ", object " << oname << ", " << p.hand.num_fingers() << " fingers, "
+    << k << " eigengrasps\n"
+    << "grasp centre (" << p.frame.center.transpose() << ") m, approach axis (" << p.frame.axis.transpose() << ")\n"
+    << ranked.size() << " candidates (" << opt.samples << " random + " << opt.chains << " x " << opt.steps
+    << " annealing), seed " << opt.seed << ", " << opt.jobs << " jobs, " << wall << " s\n"
+    << fc << " force-closure grasps\n"
+    << "best: id " << best.id << " (" << best.phase << "), score " << -best.energy << ", force closure "
+    << (best.force_closure ? "yes" : "no") << ", epsilon " << best.epsilon << ", sigma_min " << best.sigma_min
+    << ", " << best.contacts << " contacts on " << best.fingers_touching << " fingers\n"
+    << "re-check: mjhand analyze " << out << "/scene.xml --keyframe best --object " << oname << "\n"
+    << "re-simulate: mjhand analyze " << out << "/scene.xml --keyframe best_start --settle " << duration
+    << " --object " << oname << "\n";
+  write_file_atomically(out + "/summary.txt", s.str());
+  std::fputs(s.str().c_str(), stdout);
+  if (pictures > 0) {
+    std::string err;
+    ModelPtr written = load_model(out + "/scene.xml");
+    render_best(written.get(), ranked, pictures, p.object_body, out);
+  }
+  return best.force_closure ? 0 : 3;
+}
+
+}  // namespace mjhand::cli
