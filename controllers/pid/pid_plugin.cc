@@ -8,6 +8,7 @@
 
 #include <mjhand/pid/pid.h>
 #include <mjhand/host/controller_plugin.h>
+#include <mjhand/util/explicit_stability.h>
 
 namespace mjhand {
 
@@ -146,6 +147,23 @@ std::unique_ptr<Plugin> make_pid_plugin(const mjModel* m, const Config& cfg) {
   o.encoder_cpr = cfg.get_double_or("encoder_cpr", 0.0, 0.0, 1e12);
   if (o.encoder_cpr > 0 && o.encoder_cpr < 1) cfg.fail("encoder_cpr", "must be 0 (off) or at least 1");
   o.fault_ctrl = cfg.get_double_or("fault_ctrl", 0.0);
+  // Explicit force gains on the instance's own actuators: refused where semi-implicit Euler diverges (light links).
+  // Checked for the step h (a period T > h holds the force longer and lowers the limit further: not checked); an
+  // output into a dc_motor/coil_actuator (volts, amperes) passes through the actuator model and is not checked.
+  if (!cfg.sizing() && cfg.native()) {
+    for (size_t j = 0; j < n; ++j) {
+      const int a = o.actuators[j];
+      if (m->actuator_plugin[a] != cfg.native_instance()) continue;
+      const int tendon = o.tendons.empty() ? -1 : o.tendons[j];
+      const double w = actuator_loop_inverse_inertia_qpos0(m, a, o.joints[j], tendon);
+      const std::string what = "actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " on " +
+                               (tendon >= 0 ? "tendon " + object_label(m, mjOBJ_TENDON, tendon)
+                                            : "joint " + object_label(m, mjOBJ_JOINT, o.joints[j]));
+      const std::string problem =
+          explicit_pd_stability_problem(what, m->opt.timestep, o.kp[j], o.kd[j], w, "(force per unit)", "(force s per unit)");
+      if (!problem.empty()) cfg.fail("kp", problem);
+    }
+  }
   return std::make_unique<ControllerPlugin<PidController>>(std::move(o));
 }
 
