@@ -36,40 +36,40 @@ std::string light_link(const std::string& extension, const std::string& actuator
          "</actuator></mujoco>";
 }
 
+// The light link with an instance `instance` of plugin TYPE configured by `keys` ("k=v k=v", as mjhand_test::
+// with_instance) and the bound actuators `actuators` (<actuator> children).
+std::string instance_link(const std::string& type, const std::string& instance, const std::string& keys,
+                          const std::string& actuators) {
+  return mjhand_test::with_instance(
+      light_link("<extension><plugin plugin=\"mjhand." + type + "\"><instance name=\"" + instance +
+                     "\"></instance></plugin></extension>",
+                 actuators),
+      instance, keys);
+}
+
 std::string pid_link(double kp, double kd) {
-  return light_link("<extension><plugin plugin=\"mjhand.pid\"><instance name=\"hold\"><config key=\"actuators\" "
-                    "value=\"m\"/><config key=\"setpoint\" value=\"0\"/><config key=\"kp\" value=\"" +
-                        num(kp) + "\"/><config key=\"kd\" value=\"" + num(kd) +
-                        "\"/><config key=\"period\" value=\"0.002\"/></instance></plugin></extension>",
-                    "<plugin name=\"m\" joint=\"q\" instance=\"hold\"/>");
+  return instance_link("pid", "hold", "actuators=m setpoint=0 kp=" + num(kp) + " kd=" + num(kd) + " period=0.002",
+                       "<plugin name=\"m\" joint=\"q\" instance=\"hold\"/>");
 }
 
 std::string posture_link(double kp, double kv) {
-  return light_link("<extension><plugin plugin=\"mjhand.posture\"><instance name=\"close\"><config key=\"actuators\" "
-                    "value=\"all\"/><config key=\"target\" value=\"0\"/><config key=\"kp\" value=\"" +
-                        num(kp) + "\"/><config key=\"kv\" value=\"" + num(kv) +
-                        "\"/></instance></plugin></extension>",
-                    "<plugin name=\"servo\" joint=\"q\" instance=\"close\"/>");
+  return instance_link("posture", "close", "actuators=all target=0 kp=" + num(kp) + " kv=" + num(kv),
+                       "<plugin name=\"servo\" joint=\"q\" instance=\"close\"/>");
 }
 
 // A one-joint soft synergy (q_r = 0 + 1 z, input actuator z at ctrl 0): tau = kq (0 - q) - kd q'.
 std::string synergy_link(double kq, double kd) {
-  return light_link("<extension><plugin plugin=\"mjhand.synergy\"><instance name=\"syn\"><config key=\"joints\" "
-                    "value=\"q\"/><config key=\"q0\" value=\"0\"/><config key=\"S\" value=\"1\"/><config "
-                    "key=\"inputs\" value=\"z\"/><config key=\"kq\" value=\"" + num(kq) + "\"/><config key=\"kd\" "
-                    "value=\"" + num(kd) + "\"/></instance></plugin></extension>",
-                    "<plugin name=\"z\" joint=\"q\" instance=\"syn\"/><plugin name=\"tau_q\" joint=\"q\" "
-                    "instance=\"syn\"/>");
+  return instance_link("synergy", "syn", "joints=q q0=0 S=1 inputs=z kq=" + num(kq) + " kd=" + num(kd),
+                       "<plugin name=\"z\" joint=\"q\" instance=\"syn\"/>"
+                       "<plugin name=\"tau_q\" joint=\"q\" instance=\"syn\"/>");
 }
 
 // computed_torque holding q at 0 (cosine of amplitude 0), law `law`, on a link of `mass` kg.
 std::string computed_torque_link(const std::string& law, double kp, double kv, const std::string& mass = "0.005") {
-  std::string xml = light_link("<extension><plugin plugin=\"mjhand.computed_torque\"><instance name=\"ct\"><config "
-                               "key=\"joints\" value=\"q\"/><config key=\"trajectory\" value=\"cosine\"/><config "
-                               "key=\"amplitude_deg\" value=\"0\"/><config key=\"offset_deg\" value=\"0\"/><config "
-                               "key=\"law\" value=\"" + law + "\"/><config key=\"kp\" value=\"" + num(kp) +
-                                   "\"/><config key=\"kv\" value=\"" + num(kv) + "\"/></instance></plugin></extension>",
-                               "<plugin name=\"m\" joint=\"q\" instance=\"ct\"/>");
+  std::string xml = instance_link("computed_torque", "ct",
+                                  "joints=q trajectory=cosine amplitude_deg=0 offset_deg=0 law=" + law + " kp=" +
+                                      num(kp) + " kv=" + num(kv),
+                                  "<plugin name=\"m\" joint=\"q\" instance=\"ct\"/>");
   const std::string m5 = "mass=\"0.005\"";
   xml.replace(xml.find(m5), m5.size(), "mass=\"" + mass + "\"");
   return xml;
