@@ -134,6 +134,21 @@ TEST_CASE("viewer camera: frames the generated gripper and the ball it will gras
   }
   // No finger touches the ball yet (open hand): it is the nearest free body, within one hand radius.
   check_framing(m, data.get(), hand, {"ball"});
+  // A floating hand (the palm on a free joint) with the ball moved out of reach: the palm, a free tree overlapping
+  // the fingers, is not taken for the object; nothing is.
+  std::string floating = xml;
+  const std::string palm = "<body name=\"palm\" pos=\"0 0 0\" quat=\"1 0 0 0\">";
+  const std::string ball = "<body name=\"ball\" pos=\"-0.01 0 0.035\"";
+  REQUIRE(floating.find(palm) != std::string::npos);
+  REQUIRE(floating.find(ball) != std::string::npos);
+  floating.insert(floating.find(palm) + palm.size(), "<freejoint name=\"palm_free\"/>");
+  floating.replace(floating.find(ball), ball.size(), "<body name=\"ball\" pos=\"0 -1 0.035\"");
+  {
+    auto fm = mjhand_test::load_xml_string(floating);
+    auto fd = mjhand::make_data(fm.get());
+    mj_forward(fm.get(), fd.get());
+    check_framing(fm.get(), fd.get(), hand, {});
+  }
   // MuJoCo's default camera looks at the whole scene (floor 4 m wide): the framing is several times closer.
   mjvCamera whole;
   mjv_defaultFreeCamera(m, &whole);

@@ -95,10 +95,13 @@ HandFraming frame_hand_and_object(const mjModel* m, const mjData* d) {
   const Box hand_box = box;
   const double hand_radius = hand_box.half_diagonal();
 
-  // Free trees outside the hand: roots with a free joint.
+  // Free trees outside the hand: roots with a free joint whose tree holds no hand body (a floating hand's palm is
+  // never its own object).
+  std::vector<char> hand_tree(m->nbody, 0);
+  for (int b : f.hand_bodies) hand_tree[m->body_rootid[b]] = 1;
   auto free_root = [&](int b) {
     const int r = m->body_rootid[b];
-    return r > 0 && !hand[r] && m->body_jntnum[r] > 0 && m->jnt_type[m->body_jntadr[r]] == mjJNT_FREE ? r : -1;
+    return r > 0 && !hand_tree[r] && m->body_jntnum[r] > 0 && m->jnt_type[m->body_jntadr[r]] == mjJNT_FREE ? r : -1;
   };
   std::vector<int> roots;
   for (int c = 0; c < d->ncon; ++c) {

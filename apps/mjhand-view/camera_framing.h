@@ -4,7 +4,7 @@
 //             actuator's tendon passes, of an actuated site or body, and all their descendants. The static mount
 //             they hang from (a fixed palm, base or forearm) is left out: a fixed palm lies between its fingers anyway,
 //             and a forearm would double the framed length.
-//   objects = the free trees (a world child with a free joint, not part of the hand) with a geom in contact with
+//   objects = the free trees (a world child with a free joint, holding no hand body) with a geom in contact with
 //             a hand geom in d; when none touches the hand, the one free tree nearest to the hand's centre, if its
 //             geoms come within one hand radius of the hand's box.
 //   framed  = the world axis-aligned box of those bodies' geoms (each geom's own box, m->geom_aabb, turned into the
