@@ -384,10 +384,11 @@ TEST_CASE("mjhand run: divergence exits 1 naming the first time and cause, plugi
                            Catch::Contains("(no results written)") && Catch::Contains("mjWARN_BADQACC: 1 time(s)"));
   CHECK_FALSE(std::filesystem::exists(dir + "/spring/trajectory.csv"));
 
-  // A PID controller with an absurd gain asks for 5e10 N m, which MuJoCo would reject (|force| > mjMAXVAL): mjhand
-  // replaces it by 0, the run completes and writes its files, and exits 3 naming instance, actuator and time.
+  // A PID controller with an absurd setpoint asks for 5e10 N m, which MuJoCo would reject (|force| > mjMAXVAL): mjhand
+  // replaces it by 0, the run completes and writes its files, and exits 3 naming instance, actuator and time. (kp 10
+  // is inside the link's explicit stability limit, ~64: a gain beyond it is refused at load.)
   std::ofstream(dir + "/pid.xml") << R"(<mujoco><extension><plugin plugin="mjhand.pid"><instance name="hold">
-    <config key="actuators" value="m"/><config key="setpoint" value="5"/><config key="kp" value="1e10"/>
+    <config key="actuators" value="m"/><config key="setpoint" value="5e9"/><config key="kp" value="10"/>
     <config key="ki" value="0"/><config key="kd" value="0"/><config key="period" value="0.002"/></instance></plugin>
     </extension><worldbody><body>
     <joint name="j" axis="0 1 0" damping="0.1"/><geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.01"/></body></worldbody>

@@ -263,3 +263,65 @@ TEST_CASE("models/pid_finger.xml runs with mjhand run and holds its posture", "[
   INFO(r.output);
   REQUIRE(r.status == 0);
 }
+
+namespace {
+
+// models/real/shadow_hand.xml with its first-finger J0 = J1 + J2 tendon servo replaced by an actuator of a pid
+// instance configured by `cfg` (the same tendon transmission, no joint named anywhere).
+std::string shadow_with_tendon_pid(const std::string& cfg) {
+  std::string xml = mjhand_test::read_all(source_path("models/real/shadow_hand.xml"));
+  const std::string servo = R"(<position name="rh_A_FFJ0" tendon="rh_FFJ0" class="middle_distal"/>)";
+  const size_t at = xml.find(servo);
+  if (at == std::string::npos) throw std::runtime_error("shadow_hand.xml: no " + servo);
+  xml.replace(at, servo.size(), R"(<plugin name="rh_A_FFJ0" tendon="rh_FFJ0" instance="pid"/>)");
+  const size_t root = xml.find('>', xml.find("<mujoco")) + 1;
+  xml.insert(root, R"(<extension><plugin plugin="mjhand.pid"><instance name="pid"></instance></plugin></extension>)");
+  return mjhand_test::with_instance(xml, "pid", cfg);
+}
+
+}  // namespace
+
+TEST_CASE("pid: an actuator on a tendon needs no joints=: it tracks the tendon length (Shadow J0 = J1 + J2)",
+          "[controllers]") {
+  // Gains well inside the explicit stability limit of the coupled distal pair (h^2 kp / I + 2 h kd / I < 4 with
+  // I >= the tendon's ~4e-4 kg m^2 of armature alone: kp < 400, kd < 0.4 at h = 2 ms).
+  const double kp = 0.5, ki = 2.0, kd = 0.005, r = 1.2, T = 0.002;
+  auto m = load_xml_string(shadow_with_tendon_pid("actuators=rh_A_FFJ0 setpoint=1.2 kp=0.5 ki=2 kd=0.005 "
+                                                  "period=0.002"));
+  auto d = make_data(m.get());
+  const int a = mj_name2id(m.get(), mjOBJ_ACTUATOR, "rh_A_FFJ0");
+  const int t = mj_name2id(m.get(), mjOBJ_TENDON, "rh_FFJ0");
+  const int j1 = m->jnt_qposadr[mj_name2id(m.get(), mjOBJ_JOINT, "rh_FFJ1")];
+  const int j2 = m->jnt_qposadr[mj_name2id(m.get(), mjOBJ_JOINT, "rh_FFJ2")];
+  REQUIRE(m->actuator_trntype[a] == mjTRN_TENDON);
+  // The control law recomputed here from mjData: e_k = r - ten_length at the step's start (what mj_step leaves in
+  // d->ten_length), I_k = I_{k-1} + ki T e_k (eq 25), D_k = kd (e_k - e_{k-1}) / T, no kick on the first sample.
+  double integral = 0, e_prev = 0, worst_law = 0;
+  for (int k = 0; k < 1500; ++k) {
+    mj_step(m.get(), d.get());
+    const double e = r - d->ten_length[t];
+    integral += ki * T * e;
+    const double u = kp * e + integral + (k == 0 ? 0.0 : kd * (e - e_prev) / T);
+    e_prev = e;
+    worst_law = std::max(worst_law, std::abs(d->actuator_force[a] - u));
+  }
+  // the same sums in the same order (measured 0); 1e-12 leaves room for FMA contraction of ~0.6 N m terms
+  REQUIRE(worst_law < 1e-12);
+  mj_forward(m.get(), d.get());
+  // MuJoCo's tendon length is J1 + J2 (the fixed tendon's coefficients): rounding
+  REQUIRE(d->ten_length[t] == Approx(d->qpos[j1] + d->qpos[j2]).margin(1e-12));
+  // After 3 s the integral has removed gravity's offset: measured error 2.5e-4 rad; 1e-3 rad is 4x that and
+  // below the 4.8e-3 rad a P-only loop would leave (the held force, 2.4e-3 N m against gravity, over kp = 0.5).
+  REQUIRE(d->ten_length[t] == Approx(r).margin(1e-3));
+  REQUIRE(d->actuator_length[a] == Approx(d->ten_length[t]).margin(1e-12));  // gear 1: the transmission length
+}
+
+TEST_CASE("pid: an actuator with a site transmission is refused by name (nothing to measure)", "[controllers]") {
+  const std::string xml = R"(<mujoco><extension><plugin plugin="mjhand.pid"><instance name="pid"></instance></plugin></extension>
+  <worldbody><body name="A"><joint name="a" type="hinge" axis="0 0 1"/><geom type="sphere" size="0.01" mass="0.02"/>
+  <site name="s" pos="0.01 0 0"/></body></worldbody>
+  <actuator><plugin name="push" site="s" gear="1 0 0 0 0 0" instance="pid"/></actuator></mujoco>)";
+  const std::string err =
+      attach_error(mjhand_test::with_instance(xml, "pid", "actuators=push setpoint=0 kp=1 period=0.002"));
+  REQUIRE_THAT(err, Catch::Contains("push") && Catch::Contains("site transmission") && Catch::Contains("joints="));
+}

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "camera_framing.h"
 #include "render/gl_context.h"
 #include "render/image.h"
 #include "render/offscreen_renderer.h"
@@ -80,6 +81,13 @@ App::~App() {
 void App::init_camera() {
   const mjModel* m = ui_.session->m();
   render::CameraView v = opt_.camera.empty() ? render::CameraView::model_default(m) : render::CameraView::named(opt_.camera);
+  if (opt_.camera.empty()) {  // the hand and the object it grasps, not the whole scene (camera_framing.h)
+    const HandFraming f = frame_hand_and_object(m, ui_.session->d());
+    if (f.found) {
+      v.lookat = f.center;
+      v.distance = fit_distance(m, f.radius);
+    }
+  }
   if (opt_.azimuth < 1e8) v.azimuth_deg = opt_.azimuth;
   if (opt_.elevation < 1e8) v.elevation_deg = opt_.elevation;
   if (opt_.distance > 0) v.distance = opt_.distance;

@@ -28,7 +28,7 @@ flags:
   --width W --height H     window size, or image size with --screenshot (default 1280 x 800)
   --camera NAME            look through the model camera NAME
   --lookat X,Y,Z --azimuth DEG --elevation DEG --distance M
-                           free-camera pose (default: MuJoCo's, looking at the model's centre)
+                           free-camera pose (default: framing the hand and the object it grasps)
   --screenshot OUT.png     headless: load, simulate to --time with plugins active, render one frame offscreen
                            (no visible window), write OUT.png, exit 0
   --time T                 simulated time before the headless screenshot [s] (default 0)
@@ -43,6 +43,7 @@ keys:
   [ / ]        previous / next keyframe    F2 or P      screenshot to mjhand-view-<time>.png
   tab          show / hide the panels      C / F        toggle contact forces / friction cones
   E            toggle the manipulability ellipsoid
+  V            reset the view (frame the hand and the grasped object at the current state)
   ctrl+Q       quit
 mouse (like MuJoCo's simulate):
   left drag    rotate camera (shift: about the vertical)   right drag  move camera (shift: horizontally)

@@ -13,6 +13,7 @@
 #include <mjhand/hand/model_chains.h>
 #include <mjhand/kinematics/forward_kinematics.h>
 #include <mjhand/host/controller_plugin.h>
+#include <mjhand/util/explicit_stability.h>
 
 namespace mjhand {
 
@@ -178,6 +179,28 @@ std::unique_ptr<Plugin> make_computed_torque_plugin(const mjModel* m, const Conf
   o.kp = per_joint(cfg, "kp", n, kp_default, 0.0, 1e12);
   for (size_t i = 0; i < n; ++i) kv_default[i] = 2.0 * std::sqrt(o.kp[i] * inertia[i]);
   o.kv = per_joint(cfg, "kv", n, kv_default, 0.0, 1e12);
+  // Explicit gains on light links (plugin/util/explicit_stability.h). feedforward: kp, kv are torques on the joint
+  // (w = (M^-1)_jj at qpos0). computed_torque: they are accelerations, the loop is e'' = -kp e - kv e' whatever the
+  // inertia (exact model), so the rule is scale-free: h^2 kp + 2 h kv.
+  if (!cfg.sizing() && cfg.native()) {
+    const double h = m->opt.timestep;
+    for (size_t i = 0; i < n; ++i) {
+      const int a = o.actuators[i], j = o.joints[i];
+      if (o.law == ComputedTorqueController::Law::kFeedForward) {
+        const double w = actuator_loop_inverse_inertia_qpos0(m, a, j, -1) / m->actuator_gear[6 * a];
+        const std::string problem = explicit_pd_stability_problem(
+            "feedforward joint " + object_label(m, mjOBJ_JOINT, j), h, o.kp[i], o.kv[i], w, "N m/rad", "N m s/rad");
+        if (!problem.empty()) cfg.fail("kp", problem);
+      } else if (explicit_pd_load(h, o.kp[i], o.kv[i], 1.0) > kExplicitPdLoadLimit) {
+        cfg.fail("kp", "joint " + object_label(m, mjOBJ_JOINT, j) + ": computed-torque gains kp " + format_value(o.kp[i]) +
+                           " 1/s^2, kv " + format_value(o.kv[i]) + " 1/s at timestep " + format_value(h) +
+                           " s give h^2 kp + 2 h kv = " + format_value(explicit_pd_load(h, o.kp[i], o.kv[i], 1.0)) +
+                           ", which must stay below " + format_value(kExplicitPdLoadLimit) +
+                           " (semi-implicit Euler diverges at 4, whatever the link's inertia); lower the gains or "
+                           "shorten the timestep");
+      }
+    }
+  }
   o.compensate_passive = cfg.get_bool_or("compensate_passive", true);
   const std::string model = cfg.get_string("model", "mujoco");
   if (model != "mujoco") {

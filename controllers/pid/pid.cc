@@ -38,6 +38,12 @@ PidController::PidController(Options o) : opt_(std::move(o)) {
       throw std::invalid_argument("pid: the D/A needs a finite output range");
     }
   }
+  if (!opt_.tendons.empty() && opt_.tendons.size() != n) throw std::invalid_argument("pid: tendons: one per joint");
+  for (size_t j = 0; j < n; ++j) {
+    const bool tendon = !opt_.tendons.empty() && opt_.tendons[j] >= 0;
+    if (!tendon && opt_.joints[j] < 0) throw std::invalid_argument("pid: entry " + std::to_string(j) +
+                                                                   " measures neither a joint nor a tendon");
+  }
   if (!(opt_.period > 0)) throw std::invalid_argument("pid: period must be positive");
   if (!(opt_.tf >= 0)) throw std::invalid_argument("pid: tf must be >= 0");
   if (opt_.dac_bits < 0 || opt_.dac_bits > 32) throw std::invalid_argument("pid: dac_bits in [0, 32]");
@@ -65,10 +71,11 @@ void PidController::clear_fault(const mjModel* m, const mjData* d, mjtNum* s) co
 }
 
 double PidController::measure(const mjModel* m, const mjData* d, int j) const {
-  const double q = d->qpos[m->jnt_qposadr[opt_.joints[j]]];
+  const bool tendon = !opt_.tendons.empty() && opt_.tendons[j] >= 0;
+  const double q = tendon ? d->ten_length[opt_.tendons[j]] : d->qpos[m->jnt_qposadr[opt_.joints[j]]];
   if (opt_.encoder_cpr <= 0) return q;
-  // Revolutions for a hinge, metres for a slide: counts per unit of the joint coordinate.
-  const double unit = (m->jnt_type[opt_.joints[j]] == mjJNT_HINGE) ? 2 * mjPI : 1.0;
+  // Revolutions for a hinge, metres for a slide, counts per unit of length for a tendon.
+  const double unit = (!tendon && m->jnt_type[opt_.joints[j]] == mjJNT_HINGE) ? 2 * mjPI : 1.0;
   const double step = unit / opt_.encoder_cpr;
   return step * std::round(q / step);
 }

@@ -18,7 +18,11 @@ class PidController {
   enum Fault : int { kOk = 0, kBadSetpoint = 1, kBadMeasurement = 2, kBadState = 3 };
 
   struct Options {
-    std::vector<int> joints;     // measured joints (hinge or slide), one per actuator
+    std::vector<int> joints;     // measured joints (hinge or slide), one per actuator; -1 where tendons[j] is used
+    // Measured tendons, one per actuator or empty (= all joints): tendons[j] >= 0 measures that tendon's length
+    // d->ten_length [m, or rad for a fixed tendon of hinges] (MuJoCo computes it in mj_fwdPosition) instead of a
+    // joint; the pid plugin fills it for an actuator whose transmission is a tendon.
+    std::vector<int> tendons;
     std::vector<int> actuators;  // actuators whose d->ctrl the controller writes
     std::vector<double> setpoint;  // initial setpoints [rad or m], one per joint
     std::vector<double> kp, ki, kd;  // continuous gains: u = kp e + ki int(e) dt + kd de/dt (per joint)
@@ -53,7 +57,7 @@ class PidController {
   // Clears a fault by re-initialising integrators and timing (setpoints must be finite again first).
   void clear_fault(const mjModel* m, const mjData* d, mjtNum* state) const;
 
-  // Joint angle as the encoder reports it (rounded to the nearest count when encoder_cpr > 0).
+  // Joint angle (or tendon length) as the encoder reports it (rounded to the nearest count when encoder_cpr > 0).
   double measure(const mjModel* m, const mjData* d, int j) const;
   // Output after saturation and D/A quantisation.
   double condition_output(int j, double u) const;

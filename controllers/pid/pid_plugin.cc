@@ -8,6 +8,7 @@
 
 #include <mjhand/pid/pid.h>
 #include <mjhand/host/controller_plugin.h>
+#include <mjhand/util/explicit_stability.h>
 
 namespace mjhand {
 
@@ -16,7 +17,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 }  // namespace
 
 void resolve_joint_actuators(const mjModel* m, const Config& cfg, std::vector<int>* joints,
-                             std::vector<int>* actuators) {
+                             std::vector<int>* actuators, std::vector<int>* tendons) {
   const bool has_j = cfg.has("joints"), has_a = cfg.has("actuators");
   if (!has_j && !has_a) cfg.fail("joints", "missing key: give joints=... and/or actuators=...");
   auto joint_of = [m](int a) {
@@ -31,12 +32,30 @@ void resolve_joint_actuators(const mjModel* m, const Config& cfg, std::vector<in
     *joints = cfg.get_objects("joints", mjOBJ_JOINT, /*allow_all=*/false);
     if (joints->empty()) cfg.fail("joints", "no joints given");
   }
+  if (tendons) tendons->clear();
   if (has_a && !has_j) {
+    bool any_tendon = false;
     for (int a : *actuators) {
       const int j = joint_of(a);
-      if (j < 0) cfg.fail("actuators", "actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " does not drive a joint");
+      const int tr = m->actuator_trntype[a];
+      if (j < 0 && tendons && tr == mjTRN_TENDON) {
+        any_tendon = true;
+        joints->push_back(-1);
+        tendons->push_back(m->actuator_trnid[2 * a]);
+        continue;
+      }
+      if (j < 0) {
+        const char* kind = tr == mjTRN_TENDON ? "tendon" : tr == mjTRN_SITE ? "site" : tr == mjTRN_BODY ? "body"
+                           : tr == mjTRN_SLIDERCRANK ? "slider-crank" : "non-joint";
+        cfg.fail("actuators", "actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " has a " + kind +
+                                  " transmission, which has no coordinate this controller can measure" +
+                                  (tendons ? " (it measures a joint or a tendon)" : " (it measures a joint)") +
+                                  ": name the measured joints with joints=...");
+      }
       joints->push_back(j);
+      if (tendons) tendons->push_back(-1);
     }
+    if (tendons && !any_tendon) tendons->clear();
   } else if (has_j && !has_a) {
     for (int j : *joints) {
       int found = -1, count = 0;
@@ -54,6 +73,7 @@ void resolve_joint_actuators(const mjModel* m, const Config& cfg, std::vector<in
                               std::to_string(actuators->size()));
   }
   for (int j : *joints) {
+    if (j < 0) continue;  // a measured tendon
     if (m->jnt_type[j] != mjJNT_HINGE && m->jnt_type[j] != mjJNT_SLIDE) {
       cfg.fail(has_j ? "joints" : "actuators",
                "joint " + object_label(m, mjOBJ_JOINT, j) + " is not a hinge or slide joint");
@@ -99,7 +119,7 @@ std::vector<double> per_joint_values(const Config& cfg, const std::string& key, 
 
 std::unique_ptr<Plugin> make_pid_plugin(const mjModel* m, const Config& cfg) {
   PidController::Options o;
-  resolve_joint_actuators(m, cfg, &o.joints, &o.actuators);
+  resolve_joint_actuators(m, cfg, &o.joints, &o.actuators, &o.tendons);
   const size_t n = o.joints.size();
   o.setpoint = per_joint_values(cfg, "setpoint", n, -mjMAXVAL, mjMAXVAL);
   o.kp = per_joint_values(cfg, "kp", n, 0, mjMAXVAL);
@@ -127,6 +147,23 @@ std::unique_ptr<Plugin> make_pid_plugin(const mjModel* m, const Config& cfg) {
   o.encoder_cpr = cfg.get_double_or("encoder_cpr", 0.0, 0.0, 1e12);
   if (o.encoder_cpr > 0 && o.encoder_cpr < 1) cfg.fail("encoder_cpr", "must be 0 (off) or at least 1");
   o.fault_ctrl = cfg.get_double_or("fault_ctrl", 0.0);
+  // Explicit force gains on the instance's own actuators: refused where semi-implicit Euler diverges (light links).
+  // Checked for the step h (a period T > h holds the force longer and lowers the limit further: not checked); an
+  // output into a dc_motor/coil_actuator (volts, amperes) passes through the actuator model and is not checked.
+  if (!cfg.sizing() && cfg.native()) {
+    for (size_t j = 0; j < n; ++j) {
+      const int a = o.actuators[j];
+      if (m->actuator_plugin[a] != cfg.native_instance()) continue;
+      const int tendon = o.tendons.empty() ? -1 : o.tendons[j];
+      const double w = actuator_loop_inverse_inertia_qpos0(m, a, o.joints[j], tendon);
+      const std::string what = "actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " on " +
+                               (tendon >= 0 ? "tendon " + object_label(m, mjOBJ_TENDON, tendon)
+                                            : "joint " + object_label(m, mjOBJ_JOINT, o.joints[j]));
+      const std::string problem =
+          explicit_pd_stability_problem(what, m->opt.timestep, o.kp[j], o.kd[j], w, "(force per unit)", "(force s per unit)");
+      if (!problem.empty()) cfg.fail("kp", problem);
+    }
+  }
   return std::make_unique<ControllerPlugin<PidController>>(std::move(o));
 }
 

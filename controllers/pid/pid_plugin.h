@@ -18,7 +18,11 @@ std::unique_ptr<Plugin> make_pid_plugin(const mjModel* m, const Config& cfg);
 
 // Resolves "joints" and/or "actuators" keys into matching joint and actuator lists (shared by the joint
 // controllers): each actuator must drive its joint through a joint transmission; hinge and slide joints only.
-void resolve_joint_actuators(const mjModel* m, const Config& cfg, std::vector<int>* joints, std::vector<int>* actuators);
+// With `tendons` given, an actuator named without joints= may instead drive a tendon: its entry measures the
+// tendon (joints[j] = -1, (*tendons)[j] = tendon id; tendons stays empty when every entry is a joint). Site, body
+// and slider-crank transmissions have no coordinate to measure: a named error asks for joints=.
+void resolve_joint_actuators(const mjModel* m, const Config& cfg, std::vector<int>* joints, std::vector<int>* actuators,
+                             std::vector<int>* tendons = nullptr);
 
 // A list key with one value (broadcast) or one value per joint, each within [lo, hi].
 std::vector<double> per_joint_values(const Config& cfg, const std::string& key, size_t count, double lo, double hi);

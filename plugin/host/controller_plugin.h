@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <utility>
+#include <vector>
 
 #include <mjhand/host/config.h>
 #include <mjhand/host/plugin.h>
@@ -52,12 +53,18 @@ class ServoPlugin : public ControllerPlugin<Controller> {
   double kp_, kv_;
 };
 
+// Load-time check of a servo instance's explicit gains on each of its actuators' own length (servo_stability.cc):
+// fails naming the instance, actuator, joint/tendon, inertia and limit where semi-implicit Euler would diverge.
+void check_servo_stability(const Config& cfg, const std::vector<int>& actuators, double kp, double kv);
+
 // The servo instance of a setpoint controller, with its gains read from keys kp (required, > 0) and kv (>= 0).
+// Refused at load where the explicit servo force diverges on a light link (plugin/util/explicit_stability.h).
 template <typename Controller>
 std::unique_ptr<Plugin> make_servo_plugin(const Config& cfg, typename Controller::Options options) {
   const double kp = cfg.get_double("kp", 0.0, 1e9);
   if (!(kp > 0)) cfg.fail("kp", "must be positive (the servo's stiffness, force per actuator length)");
   const double kv = cfg.get_double_or("kv", 0.0, 0.0, 1e9);
+  check_servo_stability(cfg, options.actuators, kp, kv);
   return std::make_unique<ServoPlugin<Controller>>(kp, kv, std::move(options));
 }
 
