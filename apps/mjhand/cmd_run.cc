@@ -69,21 +69,6 @@ double fk_deviation(const mjModel* m, const mjData* d, const std::vector<int>& s
   return worst;
 }
 
-// A model without fingertip_kinematics sensors (e.g. a real hand's): its fingers as chains read from the kinematic
-// tree (every leaf below the world moved by hinges/slides only, root where the fingers branch), cross-checked
-// against MuJoCo's tip poses instead. Empty when the tree has no such finger.
-std::vector<TreeChain> tree_fingers(const mjModel* m) {
-  std::vector<TreeChain> out;
-  for (const TreeChain& c : finger_chains(m, 0)) {
-    try {  // rooted where the fingers branch; a leaf with no joint below its branch is not a finger
-      TreeChain f = tree_chain(m, finger_branch_body(m, c.tip_body), default_fingertip(m, c.tip_body));
-      if (f.chain.dof() <= kMaxStackChainDof) out.push_back(std::move(f));
-    } catch (const std::invalid_argument&) {
-    }
-  }
-  return out;
-}
-
 // Largest |tree-chain FK at qpos - MuJoCo tip position| over the chains (no allocation). After mj_step, d's
 // positions (xpos, site_xpos) are those of the state the step started from: qpos must be that state's.
 double tree_fk_deviation(const mjData* d, const mjtNum* qpos, std::vector<TreeChain>& chains) {
@@ -181,7 +166,8 @@ int cmd_run(const Args& args) {
   mj_forward(m.get(), d.get());  // fills sensors and plugin state for the first log row
 
   const std::vector<int> fk = fk_sensors(instances);
-  std::vector<TreeChain> tree = fk.empty() ? tree_fingers(m.get()) : std::vector<TreeChain>{};
+  // No fingertip_kinematics sensors (e.g. a real hand): cross-check chains read from the kinematic tree instead.
+  std::vector<TreeChain> tree = fk.empty() ? model_finger_chains(m.get()) : std::vector<TreeChain>{};
   std::vector<mjtNum> qpos_before(tree.empty() ? 0 : m->nq);
   double fk_worst = 0;
   std::error_code mkdir_error;

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include <mjhand/hand/model_chains.h>
+#include <mjhand/kinematics/forward_kinematics.h>
 
 namespace mjhand {
 
@@ -261,6 +262,33 @@ std::vector<TreeChain> finger_chains(const mjModel* m, int palm_body) {
     out.push_back(std::move(tc));
   }
   return out;
+}
+
+std::vector<TreeChain> model_finger_chains(const mjModel* m) {
+  std::vector<TreeChain> out;
+  for (const TreeChain& c : finger_chains(m, 0)) {
+    try {
+      TreeChain f = tree_chain(m, finger_branch_body(m, c.tip_body), default_fingertip(m, c.tip_body));
+      f.chain.name = c.chain.name;
+      if (f.chain.dof() <= kMaxStackChainDof) out.push_back(std::move(f));
+    } catch (const std::invalid_argument&) {  // no joint between the branch and the leaf: not a finger
+    }
+  }
+  return out;
+}
+
+TreeChain as_tree_chain(const mjModel* m, const ModelChain& mc) {
+  TreeChain tc;
+  tc.chain = to_serial_chain(mc.chain);
+  tc.chain.base = mc.base_in_palm;
+  tc.root_body = mc.palm_body;
+  tc.tip_site = mc.tip_site;
+  tc.tip_body = m->site_bodyid[mc.tip_site];
+  tc.tip_in_body = pose(m->site_pos + 3 * mc.tip_site, m->site_quat + 4 * mc.tip_site);
+  tc.joint_ids = mc.joint_ids;
+  tc.qpos_adr = mc.qpos_adr;
+  tc.dof_adr = mc.dof_adr;
+  return tc;
 }
 
 void set_world_base(const mjData* d, TreeChain& tc) { tc.chain.base = body_pose(d, tc.root_body); }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <mjhand/hand/model_chains.h>
 #include <mjhand/kinematics/serial_chain.h>
 
 namespace mjhand {
@@ -54,6 +55,14 @@ int finger_branch_body(const mjModel* m, int body);
 // from the palm holds at least one hinge/slide joint and no ball/free joint, ending at default_fingertip(leaf),
 // named after the leaf, in body order. palm_body = 0 (the world) lists every such leaf of the model.
 std::vector<TreeChain> finger_chains(const mjModel* m, int palm_body);
+
+// Every finger of a model whose palm is not known: finger_chains(m, 0), each re-rooted at finger_branch_body of its
+// leaf (a leaf with no hinge/slide below that body is dropped), chains over kMaxStackChainDof (32) joints dropped.
+std::vector<TreeChain> model_finger_chains(const mjModel* m);
+
+// A generated hand's embedded DH chain as a TreeChain (root = its palm body, tip = its tip site; chain.base = the
+// embedded base in the palm frame): the DH table's FK in the form every tree-chain consumer takes.
+TreeChain as_tree_chain(const mjModel* m, const ModelChain& mc);
 
 // Sets chain.base to the root body's world pose (xpos/xmat of d, valid after mj_kinematics).
 void set_world_base(const mjData* d, TreeChain& tc);
