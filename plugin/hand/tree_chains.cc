@@ -291,6 +291,54 @@ TreeChain as_tree_chain(const mjModel* m, const ModelChain& mc) {
   return tc;
 }
 
+std::string serial_obstruction(const mjModel* m, const TreeChain& tc) {
+  std::vector<bool> moved(m->nbody, false);  // bodies the chain's joints move
+  for (int b = 1; b < m->nbody; ++b) {
+    for (int a = b; a > 0 && !moved[b]; a = m->body_parentid[a]) {
+      for (int j : tc.joint_ids) moved[b] = moved[b] || m->jnt_bodyid[j] == a;
+    }
+  }
+  auto in_chain = [&](int joint) {
+    for (int j : tc.joint_ids) {
+      if (j == joint) return true;
+    }
+    return false;
+  };
+  std::string out;
+  auto add = [&](int eq, const std::string& what) {
+    const char* n = mj_id2name(m, mjOBJ_EQUALITY, eq);
+    out += std::string(out.empty() ? "" : "; ") + "equality constraint " +
+           (n && *n ? "'" + std::string(n) + "'" : "#" + std::to_string(eq)) + " " + what;
+  };
+  for (int e = 0; e < m->neq; ++e) {
+    const int type = m->eq_type[e], o1 = m->eq_obj1id[e], o2 = m->eq_obj2id[e];
+    if (type == mjEQ_CONNECT || type == mjEQ_WELD) {
+      const bool sites = m->eq_objtype[e] == mjOBJ_SITE;
+      const int b1 = sites ? m->site_bodyid[o1] : o1, b2 = sites ? m->site_bodyid[o2] : o2;
+      if (moved[b1] || moved[b2]) {
+        add(e, std::string("(") + (type == mjEQ_CONNECT ? "connect" : "weld") + ") ties body " + body_label(m, b1) +
+                   " to body " + body_label(m, b2) + ": the finger is a closed kinematic loop, not a serial chain");
+      }
+    } else if (type == mjEQ_JOINT && (in_chain(o1) || (o2 >= 0 && in_chain(o2)))) {
+      add(e, "(joint) couples joint " + joint_label(m, o1) + (o2 >= 0 ? " to joint " + joint_label(m, o2) : "") +
+                 ": the chain's joints are not independent");
+    } else if (type == mjEQ_TENDON) {
+      for (int t : {o1, o2}) {
+        if (t < 0) continue;
+        bool touches = false;
+        for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; ++w) {
+          touches = touches || (m->wrap_type[w] == mjWRAP_JOINT && in_chain(m->wrap_objid[w]));
+        }
+        if (touches) {
+          add(e, "(tendon) constrains a tendon over the chain's joints: they are not independent");
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
 void set_world_base(const mjData* d, TreeChain& tc) { tc.chain.base = body_pose(d, tc.root_body); }
 
 void gather_joint_positions(const TreeChain& tc, const mjtNum* qpos, double* q) {

@@ -64,6 +64,12 @@ std::vector<TreeChain> model_finger_chains(const mjModel* m);
 // embedded base in the palm frame): the DH table's FK in the form every tree-chain consumer takes.
 TreeChain as_tree_chain(const mjModel* m, const ModelChain& mc);
 
+// Why the chain is not a free serial mechanism in this model, "" when it is: the equality constraints that act on
+// it (a connect or weld on a body its joints move closes a kinematic loop, as in a 4-bar finger; a joint or tendon
+// equality couples its joints). The chain's FK, Jacobian and DH table (identify_dh) describe the open tree path
+// without these constraints; the message names each constraint, its type and the bodies or joints involved.
+std::string serial_obstruction(const mjModel* m, const TreeChain& tc);
+
 // Sets chain.base to the root body's world pose (xpos/xmat of d, valid after mj_kinematics).
 void set_world_base(const mjData* d, TreeChain& tc);
 
