@@ -96,7 +96,7 @@ TEST_CASE("DH identification: random and degenerate serial chains, standard and 
   CHECK(worst < kTol);
 }
 
-TEST_CASE("DH identification: every finger of the real hands; the Allegro index finger's table is the URDF's",
+TEST_CASE("DH identification: every finger of the real hands, and the Allegro index finger's table is the URDF's",
           "[dh_identification]") {
   std::mt19937 rng(22);
   double worst = 0;
