@@ -183,6 +183,13 @@ TEST_CASE("tree chains: a generated hand's fingers end at their tip sites and eq
     CHECK(site.substr(site.size() - 4) == "_tip");
   }
   check(crosscheck(m.get(), chains, 20, 9));
+  // The embedded DH chains as tree chains (as_tree_chain, the generated hands' path in the sensor and the viewer):
+  // their bases in the palm frame (f2-f4 off the palm origin) composed with the palm's pose.
+  std::vector<TreeChain> dh;
+  for (const ModelChain& mc : read_model_chains(m.get())) dh.push_back(as_tree_chain(m.get(), mc));
+  REQUIRE(dh.size() == 4);
+  CHECK_FALSE(dh[1].base_in_root.isApprox(Eigen::Isometry3d::Identity()));
+  check(crosscheck(m.get(), dh, 20, 10));
 }
 
 TEST_CASE("tree chains: slides, refs, oblique and negative axes, two joints in a body, a rotated tip site",

@@ -280,7 +280,7 @@ std::vector<TreeChain> model_finger_chains(const mjModel* m) {
 TreeChain as_tree_chain(const mjModel* m, const ModelChain& mc) {
   TreeChain tc;
   tc.chain = to_serial_chain(mc.chain);
-  tc.chain.base = mc.base_in_palm;
+  tc.chain.base = tc.base_in_root = mc.base_in_palm;
   tc.root_body = mc.palm_body;
   tc.tip_site = mc.tip_site;
   tc.tip_body = m->site_bodyid[mc.tip_site];
@@ -339,7 +339,7 @@ std::string serial_obstruction(const mjModel* m, const TreeChain& tc) {
   return out;
 }
 
-void set_world_base(const mjData* d, TreeChain& tc) { tc.chain.base = body_pose(d, tc.root_body); }
+void set_world_base(const mjData* d, TreeChain& tc) { tc.chain.base = body_pose(d, tc.root_body) * tc.base_in_root; }
 
 void gather_joint_positions(const TreeChain& tc, const mjtNum* qpos, double* q) {
   for (int k = 0; k < tc.chain.dof(); ++k) q[k] = qpos[tc.qpos_adr[k]];

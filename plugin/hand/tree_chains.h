@@ -1,7 +1,8 @@
 // Serial chains read from any MJCF model's kinematic tree: a finger between a root body (the palm) and a tip (a
 // body, a site, or a point on a body), with any joint axes, offsets, qpos0 (ref) and names. FK, Jacobian, IK and
 // singularity measures then come from the kinematics core (forward_kinematics.h, dls_ik.h, singularity.h) on
-// TreeChain::chain; dh_identification.h turns a chain into a DH table where one exists.
+// TreeChain::chain; identify_dh (kinematics/dh_identification.h) gives its DH table, serial_obstruction what makes a
+// finger more than a serial chain (loops, couplings).
 #pragma once
 
 #include <mujoco/mujoco.h>
@@ -25,7 +26,8 @@ struct ChainTip {
 // root_body (excluded) to the tip body (included), in tree order; the joint variable is MuJoCo's qpos itself (qpos0
 // is folded into the links), so q = qpos[qpos_adr[i]] and the limits are jnt_range (+-inf when unlimited).
 struct TreeChain {
-  SerialChain chain;          // base = root body pose: identity (root frame) until set_world_base moves it
+  SerialChain chain;          // base = base_in_root (root frame) until set_world_base moves it to the world
+  Eigen::Isometry3d base_in_root = Eigen::Isometry3d::Identity();  // identity, or a DH chain's base (as_tree_chain)
   int root_body = -1;
   int tip_body = -1;          // body carrying the tip
   int tip_site = -1;          // the tip site, or -1 (a point on tip_body)
@@ -70,7 +72,7 @@ TreeChain as_tree_chain(const mjModel* m, const ModelChain& mc);
 // without these constraints; the message names each constraint, its type and the bodies or joints involved.
 std::string serial_obstruction(const mjModel* m, const TreeChain& tc);
 
-// Sets chain.base to the root body's world pose (xpos/xmat of d, valid after mj_kinematics).
+// Sets chain.base = the root body's world pose (xpos/xmat of d, valid after mj_kinematics) * base_in_root.
 void set_world_base(const mjData* d, TreeChain& tc);
 
 // Copies the chain's joint values out of qpos (q must hold chain.dof() values).
