@@ -93,7 +93,7 @@ const CliEntry kCli[] = {
   {"plugin config: bound actuator not named",   "run {T}/p_unnamed.xml",                                              1, "plugin instance 'c' (type 'posture', <instance name=\"c\">): actuator 'a2' is bound to this instance, but its configuration does not name it", ""},
   {"plugin config: old callback-host declaration", "run {T}/p_legacy.xml",                                           1, "p_legacy.xml: <text name=\"mjhand:c\"> declares an mjhand plugin instance the old way; nothing would run it", "docs/native-plugins.md"},
   {"plugin config: <user> sensor nothing fills", "run {T}/p_user.xml",                                                1, "p_user.xml: sensor 'u' is a <user> sensor, which nothing fills", ""},
-  {"plugin config: FK plugin on a hand-made model", "run {T}/p_nochains.xml",                                         1, "p_nochains.xml:5: MuJoCo cannot load {T}/p_nochains.xml: Error: engine error: mjhand: plugin instance 's' (type 'fingertip_kinematics', <instance name=\"s\">): the model carries no mjhand DH chains", ""},
+  {"plugin config: FK plugin, root not above the tip", "run {T}/p_fkroot.xml", 1, "p_fkroot.xml:5: MuJoCo cannot load {T}/p_fkroot.xml: Error: engine error: mjhand: plugin instance 's' (type 'fingertip_kinematics', <instance name=\"s\">): key 'sensors' = 'tip': sensor 'tip': no finger chain to its body 'l2': tree_chain: root body 'l2' is not an ancestor of the tip's body 'l2'", ""},
   {"hand description: YAML syntax error",       "make-hand {T}/bad_syntax.yaml -o {T}/o.xml",                        1, "bad_syntax.yaml:3:1: YAML syntax error", ""},
   {"hand description: empty file",              "make-hand {T}/empty.yaml -o {T}/o.xml",                             1, "empty.yaml:1:1: the description is empty", ""},
   {"hand description: file that does not exist", "make-hand {T}/none.yaml -o {T}/o.xml",                             1, "cannot open hand description {T}/none.yaml: no such file", ""},
@@ -334,7 +334,7 @@ void write_fixtures(const std::string& t) {
                              "</mujoco>\n");
   write(t + "/p_user.xml", "<mujoco><worldbody><body><joint name=\"j\"/><geom size=\"0.01\"/></body></worldbody>"
                            "<sensor><user name=\"u\" dim=\"1\" needstage=\"pos\"/></sensor></mujoco>\n");
-  write(t + "/p_nochains.xml", plugin_model(instance("mjhand.fingertip_kinematics", "s", "sensors=tip") +
+  write(t + "/p_fkroot.xml", plugin_model(instance("mjhand.fingertip_kinematics", "s", "sensors=tip root=l2") +
                                                 instance("mjhand.posture", "c", posture),
                                             "c", "<plugin name=\"tip\" instance=\"s\" objtype=\"body\" objname=\"l2\"/>"));
   write(t + "/unknown_element.xml", "<mujoco><worldbody><bodyy/></worldbody></mujoco>\n");

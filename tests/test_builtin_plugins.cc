@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <thread>
 #include <vector>
 
@@ -81,6 +82,55 @@ TEST_CASE("fingertip_kinematics reports MuJoCo's site position and mj_jacSite's 
   REQUIRE(smallest_manip > 0);  // the check compared real, non-degenerate values
 }
 
+TEST_CASE("fingertip_kinematics on the Allegro scene (no DH chains): MuJoCo's tip positions and mj_jac's "
+          "manipulability, through a grasp", "[plugins][tree_chains]") {
+  // The real hand as its scene includes it, with one body-tip sensor per fingertip body; the chains come from the
+  // kinematic tree (root: base_link, where the fingers branch).
+  const std::string dir = mjhand_test::fresh_temp_dir("fk_allegro");
+  std::string sensors, names;
+  for (const char* tip : {"link_3.0_tip", "link_7.0_tip", "link_11.0_tip", "link_15.0_tip"}) {
+    sensors += std::string("<plugin name=\"fk_") + tip + "\" instance=\"tips\" objtype=\"body\" objname=\"" + tip +
+               "\"/>";
+    names += std::string(names.empty() ? "" : ",") + "fk_" + tip;
+  }
+  const std::string xml = "<mujoco><include file=\"" + source_path("models/real/allegro_scene.xml") +
+                          "\"/><extension><plugin plugin=\"mjhand.fingertip_kinematics\"><instance name=\"tips\">"
+                          "<config key=\"sensors\" value=\"" + names + "\"/><config key=\"manipulability\" "
+                          "value=\"true\"/></instance></plugin></extension><sensor>" + sensors + "</sensor></mujoco>";
+  const std::string path = dir + "/allegro_fk.xml";
+  { std::ofstream(path) << xml; }
+  auto m = load_xml_file(path);
+  auto d = make_data(m.get());
+  mj_resetDataKeyframe(m.get(), d.get(), mj_name2id(m.get(), mjOBJ_KEY, "grasp"));
+  std::vector<mjtNum> jacp(3 * m->nv);
+  double worst_pos = 0, worst_manip = 0, smallest_manip = 1e9;
+  for (int step = 0; step < 300; ++step) {
+    mj_step(m.get(), d.get());
+    for (int s = 0; s < m->nsensor; ++s) {
+      const int body = m->sensor_objid[s];
+      const mjtNum* v = d->sensordata + m->sensor_adr[s];
+      for (int k = 0; k < 3; ++k) worst_pos = std::max(worst_pos, std::abs(v[k] - d->xpos[3 * body + k]));
+      mj_jac(m.get(), d.get(), jacp.data(), nullptr, d->xpos + 3 * body, body);
+      // The finger's four hinge dofs: those of the body's three ancestors below base_link and the fixed tip's parent.
+      Eigen::Matrix<double, 3, 4> jp;
+      int b = m->body_parentid[body];
+      for (int c = 3; c >= 0; --c, b = m->body_parentid[b]) {
+        for (int r = 0; r < 3; ++r) jp(r, c) = jacp[r * m->nv + m->body_dofadr[b]];
+      }
+      const double manip = singularity_measures(jp).manipulability;
+      worst_manip = std::max(worst_manip, std::abs(v[3] - manip));
+      smallest_manip = std::min(smallest_manip, manip);
+    }
+  }
+  INFO("worst position " << worst_pos << " m, manipulability " << worst_manip << ", smallest " << smallest_manip);
+  // Tree-chain FK vs MuJoCo's FK of the same model (tips ~0.3 m from the origin): rounding ~1e-16; manipulability
+  // (>= 2.5e-4 m^3 here) from Jacobian columns equal to rounding: far below 1e-12 (measured 1.1e-16 m, 2.2e-18)
+  REQUIRE(m->nsensor == 4);
+  REQUIRE(worst_pos < 1e-12);
+  REQUIRE(worst_manip < 1e-12);
+  REQUIRE(smallest_manip > 0);  // real, non-degenerate values compared
+}
+
 TEST_CASE("fingertip_kinematics follows a moving (free) palm", "[plugins]") {
   auto m = load_xml_string(free_palm_hand(R"(<plugin name="tip_fk" instance="tips" objtype="site" objname="f_tip"/>)",
                                           "sensors=tip_fk"));
@@ -114,17 +164,21 @@ TEST_CASE("fingertip_kinematics rejects sensors it cannot serve", "[plugins]") {
     CHECK(m->sensor_dim[0] == (manipulability ? 4 : 3));
     CHECK(m->sensor_needstage[0] == mjSTAGE_POS);
   }
+  // A body tip is served by a tree chain, but the palm hangs from a free joint: no serial chain reaches it.
   CHECK_THAT(attach_error(free_palm_hand(R"(<plugin name="x" instance="tips" objtype="body" objname="palm"/>)",
                                          "sensors=x")),
-             Contains("'tips'") && Contains("objtype=\"site\""));
+             Contains("'tips'") && Contains("free joint"));
+  CHECK_THAT(attach_error(free_palm_hand(R"(<plugin name="x" instance="tips" objtype="geom" objname="palm_geom"/>)",
+                                         "sensors=x")),
+             Contains("'tips'") && Contains("objtype=\"site\" or objtype=\"body\""));
   CHECK_THAT(attach_error(free_palm_hand(R"(<framepos name="x" objtype="site" objname="f_tip"/>)", "sensors=x")),
              Contains("'tips'") && Contains("not bound to this instance"));
-  // A model without embedded chains.
+  // A model without embedded chains whose tip no joint moves.
   CHECK_THAT(attach_error(R"(<mujoco><extension><plugin plugin="mjhand.fingertip_kinematics"><instance name="t">
-    <config key="sensors" value="x"/></instance></plugin></extension><worldbody><body><joint/><geom size="0.1"/>
+    <config key="sensors" value="x"/></instance></plugin></extension><worldbody><body><geom size="0.1"/>
     <site name="s"/></body></worldbody><sensor><plugin name="x" instance="t" objtype="site" objname="s"/></sensor>
     </mujoco>)"),
-             Contains("no mjhand DH chains"));
+             Contains("no hinge or slide joint"));
 }
 
 namespace {

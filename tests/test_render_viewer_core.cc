@@ -250,6 +250,39 @@ TEST_CASE("viewer targets: DLS x, y, z reaches MuJoCo's site and becomes the pos
   for (int i = 0; i < 3; ++i) CHECK(plain.d()->ctrl[i] == Approx(g.q[i]).margin(1e-12));  // ctrl is q copied
 }
 
+TEST_CASE("viewer targets: a real hand without DH chains (Allegro) gets DLS targets from its kinematic tree",
+          "[viewer][tree_chains]") {
+  Session s(source_path("models/real/allegro_scene.xml"));
+  FingerTargets t(s.m());
+  REQUIRE(t.fingers().size() == 4);
+  for (int k = 0; k < 4; ++k) {
+    FingerTarget& f = t.fingers()[k];
+    CHECK_FALSE(f.planar);
+    REQUIRE(f.tree.chain.dof() == 4);
+    // A reachable target: MuJoCo's fingertip (the tip body's sphere pole) at in-range joint values.
+    for (int i = 0; i < 4; ++i) {
+      const int j = f.tree.joint_ids[i];
+      s.d()->qpos[f.tree.qpos_adr[i]] = 0.3 * s.m()->jnt_range[2 * j] + 0.7 * s.m()->jnt_range[2 * j + 1];
+    }
+    mj_forward(s.m(), s.d());
+    t.read_current(s.m(), s.d(), k);
+    const Eigen::Vector3d target(f.input[0], f.input[1], f.input[2]);
+    s.reset();
+    REQUIRE(t.solve(s.m(), s.d(), k));
+    t.set_pose(s, k);
+    // DLS stops at 1e-10 m (dls_ik.h); MuJoCo's FK of the same q adds rounding; 1e-7 is loose
+    const Eigen::Vector3d got = mjhand::mujoco_tip_pose(s.d(), f.tree).translation();
+    CHECK((got - target).norm() < 1e-7);
+    // The hand's MuJoCo position servos take the solution as ctrl (within their ctrlrange = the joint range).
+    CHECK(t.send(s, k) == "position actuators set");
+    for (int i = 0; i < 4; ++i) {
+      for (int a = 0; a < s.m()->nu; ++a) {
+        if (s.m()->actuator_trnid[2 * a] == f.tree.joint_ids[i]) CHECK(s.d()->ctrl[a] == Approx(f.q[i]).margin(1e-12));
+      }
+    }
+  }
+}
+
 TEST_CASE("viewer metrics: the grasp box agrees with the grasp_analysis sensor", "[viewer]") {
   Session s(source_path("models/grasp_sensor_scene.xml"));
   run_for(s, 1.0);

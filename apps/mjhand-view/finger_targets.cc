@@ -73,21 +73,29 @@ FingerTargets::FingerTargets(const mjModel* m) {
     note_ = std::string("no Cartesian targets: ") + e.what();
     return;
   }
-  if (chains.empty()) {
-    note_ = "no Cartesian targets: the model embeds no DH chains (generate hands with mjhand make-hand)";
+  if (chains.empty()) {  // not a generated hand: fingers from the kinematic tree
+    for (TreeChain& tc : model_finger_chains(m)) {
+      FingerTarget f;
+      f.tree = std::move(tc);
+      f.ws = std::make_unique<DlsWorkspace>(f.tree.chain);
+      f.q.assign(f.tree.chain.dof(), 0.0);
+      fingers_.push_back(std::move(f));
+    }
+    if (fingers_.empty()) note_ = "no Cartesian targets: no embedded DH chains and no jointed fingers in the tree";
     return;
   }
   for (ModelChain& c : chains) {
     FingerTarget f;
     f.chain = c;
+    f.tree = as_tree_chain(m, c);
     try {
       f.dd = finger_from_model(m, c);
       f.planar = body_is_fixed(m, c.palm_body);
     } catch (const std::exception&) {
       f.planar = false;  // not a direct-drive finger: numerical IK
     }
-    f.ws = std::make_unique<DlsWorkspace>(f.chain.chain);
-    f.q.assign(f.chain.chain.dof(), 0.0);
+    f.ws = std::make_unique<DlsWorkspace>(f.tree.chain);
+    f.q.assign(f.tree.chain.dof(), 0.0);
     fingers_.push_back(std::move(f));
   }
 }
@@ -103,12 +111,13 @@ void FingerTargets::read_current(const mjModel* m, const mjData* d, int k) {
     f.input[1] = T.translation().y();
     f.input[2] = th[0] + th[1] + th[2];
   } else {
-    for (int i = 0; i < 3; ++i) f.input[i] = d->site_xpos[3 * f.chain.tip_site + i];
+    const Eigen::Vector3d tip = mujoco_tip_pose(d, f.tree).translation();
+    for (int i = 0; i < 3; ++i) f.input[i] = tip[i];
   }
   (void)m;
 }
 
-bool FingerTargets::solve(const mjModel* m, const mjData* d, int k) {
+bool FingerTargets::solve(const mjModel*, const mjData* d, int k) {
   FingerTarget& f = fingers_[k];
   f.solved = false;
   if (f.planar) {
@@ -120,16 +129,11 @@ bool FingerTargets::solve(const mjModel* m, const mjData* d, int k) {
     for (int i = 0; i < 3; ++i) f.q[i] = r.phi[i];
     f.status = "closed form (appendix C): phi = " + fmt(r.phi[0]) + ", " + fmt(r.phi[1]) + ", " + fmt(r.phi[2]) + " rad";
   } else {
-    std::vector<ModelChain> one{f.chain};
-    try {
-      set_world_bases(m, d, one);
-    } catch (const std::exception& e) {
-      f.status = e.what();
-      return false;
-    }
-    gather_joint_positions(f.chain, d->qpos, f.q.data());
+    TreeChain world = f.tree;  // base moved to the root body's pose in d
+    set_world_base(d, world);
+    gather_joint_positions(f.tree, d->qpos, f.q.data());
     const Eigen::Vector3d target(f.input[0], f.input[1], f.input[2]);
-    const DlsResult r = dls_ik_position(one[0].chain, target, f.q.data(), *f.ws);
+    const DlsResult r = dls_ik_position(world.chain, target, f.q.data(), *f.ws);
     if (!r.converged) {
       f.status = std::string("DLS IK did not converge (") + to_string(r.status) + ", error " + fmt(r.position_error) +
                  " m)";
@@ -148,8 +152,8 @@ std::string FingerTargets::send(Session& s, int k) {
   std::map<std::string, std::vector<std::string>> edits;  // instance -> new value list of its target key
   std::map<std::string, std::string> edit_key;
   std::string report, missing;
-  for (size_t i = 0; i < f.chain.joint_ids.size(); ++i) {
-    const int joint = f.chain.joint_ids[i];
+  for (size_t i = 0; i < f.tree.joint_ids.size(); ++i) {
+    const int joint = f.tree.joint_ids[i];
     const char* jn = mj_id2name(m, mjOBJ_JOINT, joint);
     bool done = false;
     // (1) an enabled instance with a per-joint target key that covers this joint.
@@ -226,9 +230,9 @@ std::string FingerTargets::send(Session& s, int k) {
 void FingerTargets::set_pose(Session& s, int k) {
   FingerTarget& f = fingers_[k];
   if (!f.solved) return;
-  for (size_t i = 0; i < f.chain.qpos_adr.size(); ++i) {
-    s.d()->qpos[f.chain.qpos_adr[i]] = f.q[i];
-    s.d()->qvel[f.chain.dof_adr[i]] = 0;
+  for (size_t i = 0; i < f.tree.qpos_adr.size(); ++i) {
+    s.d()->qpos[f.tree.qpos_adr[i]] = f.q[i];
+    s.d()->qvel[f.tree.dof_adr[i]] = 0;
   }
   mj_forward(s.m(), s.d());
 }

@@ -1,5 +1,6 @@
 // Cartesian fingertip targets for the joint panel: the DH chains embedded in a generated hand are read back from
-// the model; planar direct-drive fingers get appendix C's closed-form IK from (x_T, y_T, gamma) in the finger base
+// the model, any other model's fingers are read from its kinematic tree (hand/tree_chains.h); planar direct-drive
+// fingers get appendix C's closed-form IK from (x_T, y_T, gamma) in the finger base
 // frame, every other chain mjhand's damped-least-squares IK from a world position (x, y, z). A solution becomes
 // joint targets through the controlling instance's setpoint key or a position actuator's ctrl (see send()).
 #pragma once
@@ -12,6 +13,7 @@
 
 #include <mjhand/direct_drive/finger.h>
 #include <mjhand/hand/model_chains.h>
+#include <mjhand/hand/tree_chains.h>
 #include <mjhand/kinematics/dls_ik.h>
 
 namespace mjhand::view {
@@ -19,7 +21,8 @@ namespace mjhand::view {
 class Session;
 
 struct FingerTarget {
-  ModelChain chain;
+  ModelChain chain;                // generated hands: the embedded DH chain (empty for a tree finger)
+  TreeChain tree;                  // what the DLS IK, send and set_pose use: the DH chain's, or one from the tree
   bool planar = false;             // direct-drive closed form (x_T, y_T, gamma) instead of world (x, y, z)
   DirectDriveFinger dd;            // valid when planar
   std::unique_ptr<DlsWorkspace> ws;
@@ -31,7 +34,8 @@ struct FingerTarget {
 
 class FingerTargets {
  public:
-  // Reads the embedded chains of m; a model without (valid) chains gives an empty list and a note.
+  // Reads the embedded chains of m, else its fingers from the kinematic tree (model_finger_chains); a model with
+  // neither gives an empty list and a note.
   explicit FingerTargets(const mjModel* m);
   std::vector<FingerTarget>& fingers() { return fingers_; }
   const std::string& note() const { return note_; }

@@ -67,7 +67,7 @@ void draw_joint_panel(UiState& ui) {
     for (size_t k = 0; k < t.fingers().size(); ++k) {
       FingerTarget& f = t.fingers()[k];
       ImGui::PushID(static_cast<int>(k));
-      ImGui::Text("%s  %s", f.chain.chain.name.c_str(),
+      ImGui::Text("%s  %s", f.tree.chain.name.c_str(),
                   f.planar ? "(x_T, y_T [m], gamma [rad] in the finger base frame; closed form)"
                            : "(x, y, z [m], world; DLS IK)");
       ImGui::SetNextItemWidth(-1);

@@ -14,7 +14,9 @@
 #include "args.h"
 #include "model_state.h"
 #include "commands.h"
+#include <mjhand/hand/tree_chains.h>
 #include <mjhand/host/config.h>
+#include <mjhand/kinematics/forward_kinematics.h>
 #include <mjhand/native/instances.h>
 #include <mjhand/native/native_plugins.h>
 #include <mjhand/io/model_io.h>
@@ -55,13 +57,28 @@ std::vector<int> fk_sensors(const InstanceList& instances) {
   return out;
 }
 
-// Largest |mjhand FK - site_xpos| over the given sensors in the current state.
+// Largest |mjhand FK - site_xpos (or a body tip's xpos)| over the given sensors in the current state.
 double fk_deviation(const mjModel* m, const mjData* d, const std::vector<int>& sensors) {
   double worst = 0;
   for (int s : sensors) {
     const mjtNum* v = d->sensordata + m->sensor_adr[s];
-    const mjtNum* p = d->site_xpos + 3 * m->sensor_objid[s];
+    const bool body = m->sensor_objtype[s] == mjOBJ_BODY;
+    const mjtNum* p = (body ? d->xpos : d->site_xpos) + 3 * m->sensor_objid[s];
     for (int k = 0; k < 3; ++k) worst = std::max(worst, std::abs(v[k] - p[k]));
+  }
+  return worst;
+}
+
+// Largest |tree-chain FK at qpos - MuJoCo tip position| over the chains (no allocation). After mj_step, d's
+// positions (xpos, site_xpos) are those of the state the step started from: qpos must be that state's.
+double tree_fk_deviation(const mjData* d, const mjtNum* qpos, std::vector<TreeChain>& chains) {
+  double worst = 0;
+  double q[kMaxStackChainDof];
+  for (TreeChain& tc : chains) {
+    set_world_base(d, tc);
+    gather_joint_positions(tc, qpos, q);
+    const Eigen::Vector3d p = tip_pose_and_jacobian(tc.chain, q).translation();
+    worst = std::max(worst, (p - mujoco_tip_pose(d, tc).translation()).cwiseAbs().maxCoeff());
   }
   return worst;
 }
@@ -149,6 +166,9 @@ int cmd_run(const Args& args) {
   mj_forward(m.get(), d.get());  // fills sensors and plugin state for the first log row
 
   const std::vector<int> fk = fk_sensors(instances);
+  // No fingertip_kinematics sensors (e.g. a real hand): cross-check chains read from the kinematic tree instead.
+  std::vector<TreeChain> tree = fk.empty() ? model_finger_chains(m.get()) : std::vector<TreeChain>{};
+  std::vector<mjtNum> qpos_before(tree.empty() ? 0 : m->nq);
   double fk_worst = 0;
   std::error_code mkdir_error;
   std::filesystem::create_directories(out_dir, mkdir_error);
@@ -171,13 +191,14 @@ int cmd_run(const Args& args) {
   const auto t0 = std::chrono::steady_clock::now();
   for (long k = 1; k <= steps; ++k) {
     monitor.before_step(d.get());
+    std::copy(d->qpos, d->qpos + qpos_before.size(), qpos_before.begin());
     mj_step(m.get(), d.get());
     if (const char* bad = monitor.after_step(d.get())) {
       char head[96];
       std::snprintf(head, sizeof(head), ": rollout diverged at t = %.6g s (step %ld): ", monitor.diverged_at(), k);
       throw std::runtime_error(path + head + bad + " (no results written)\n" + fault_report() + monitor.report());
     }
-    fk_worst = std::max(fk_worst, fk_deviation(m.get(), d.get(), fk));
+    fk_worst = std::max(fk_worst, fk.empty() ? tree_fk_deviation(d.get(), qpos_before.data(), tree) : fk_deviation(m.get(), d.get(), fk));
     if (k % every == 0 || k == steps) log.record(d.get());
   }
   log.commit();
@@ -196,6 +217,9 @@ int cmd_run(const Args& args) {
   s << "  contacts at end: " << d->ncon << (d->ncon ? " (" + contact_pairs(m.get(), d.get()) + ")" : "") << "\n";
   if (!fk.empty()) {
     s << "  cross-check: mjhand DH FK vs MuJoCo site_xpos, " << fk.size() << " fingertips x " << steps
+      << " steps: max deviation " << fk_worst << " m\n";
+  } else if (!tree.empty()) {
+    s << "  cross-check: mjhand tree-chain FK vs MuJoCo tip positions, " << tree.size() << " fingertips x " << steps
       << " steps: max deviation " << fk_worst << " m\n";
   }
   for (int i = 0; i < m->nsite; ++i) {

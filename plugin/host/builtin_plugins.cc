@@ -33,7 +33,7 @@ void register_builtin_plugins(PluginRegistry& registry) {
                 {"actuators", "target", "tau", "start", "kp", "kv"}});
   add(registry, kCapSensor, {"fingertip_kinematics", "fingertip position (+ manipulability) from mjhand's DH forward kinematics",
                 make_fingertip_kinematics_plugin,
-                {"sensors", "manipulability"}, mjSTAGE_POS});
+                {"sensors", "manipulability", "root"}, mjSTAGE_POS});
   add(registry, kCapSensor, {"grasp_analysis", "per-step grasp metrics: sigma_min(G), closure, forces", make_grasp_analysis_plugin,
                 {"object", "sensor", "fingers", "palm", "epsilon", "epsilon_every", "cone_edges", "max_contacts", "max_points", "outputs"}, mjSTAGE_ACC});
   add(registry, kCapControl, {"pid", "digital PID joint controller: own sample period, zero-order hold, anti-windup, D/A + encoder",

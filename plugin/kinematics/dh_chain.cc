@@ -1,5 +1,7 @@
 #include <mjhand/kinematics/dh_chain.h>
 
+#include <mjhand/kinematics/serial_chain.h>
+
 namespace mjhand {
 
 namespace {
@@ -34,6 +36,22 @@ Eigen::Isometry3d dh_transform(DHConvention convention, const DHLink& l, double 
   dh_split(convention, l, &pre, &post);
   const Eigen::Isometry3d joint = l.kind == JointKind::kRevolute ? rot_z(q) : trans(0, 0, q);
   return pre * joint * post;
+}
+
+SerialChain to_serial_chain(const Chain& chain) {
+  SerialChain s;
+  s.name = chain.name;
+  s.base = chain.base;
+  s.tool = chain.tool;
+  s.links.resize(chain.links.size());
+  for (size_t i = 0; i < chain.links.size(); ++i) {
+    const DHLink& l = chain.links[i];
+    dh_split(chain.convention, l, &s.links[i].pre, &s.links[i].post);
+    s.links[i].kind = l.kind;
+    s.links[i].lower = l.lower;
+    s.links[i].upper = l.upper;
+  }
+  return s;
 }
 
 }  // namespace mjhand

@@ -12,7 +12,8 @@ namespace mjhand {
 
 namespace {
 
-void project_to_limits(const Chain& chain, double* q) {
+template <typename AnyChain>
+void project_to_limits(const AnyChain& chain, double* q) {
   for (int i = 0; i < chain.dof(); ++i) q[i] = std::clamp(q[i], chain.links[i].lower, chain.links[i].upper);
 }
 
@@ -39,9 +40,10 @@ Eigen::Matrix<double, M, 1> tip_error(const Eigen::Isometry3d& tip, const Eigen:
 }
 
 // std::clamp is undefined for lower > upper, and a NaN bound would let NaN joint values through.
-void validate_limits(const Chain& chain) {
+template <typename AnyChain>
+void validate_limits(const AnyChain& chain) {
   for (int i = 0; i < chain.dof(); ++i) {
-    const DHLink& l = chain.links[i];
+    const auto& l = chain.links[i];
     if (!(l.lower <= l.upper))
       throw std::invalid_argument("dls_ik: chain '" + chain.name + "' joint " + std::to_string(i) + " has limits [" +
                                   std::to_string(l.lower) + ", " + std::to_string(l.upper) + "]");
@@ -55,8 +57,10 @@ DlsResult invalid_input() {
   return res;
 }
 
-template <int M>
-DlsResult solve(const Chain& chain, const Eigen::Isometry3d& target, double* q, DlsWorkspace& ws,
+// One solver for the DH Chain and the general SerialChain: both give dof(), links[i].lower/upper and name, and
+// fk_and_jacobian of either fills ws.data.
+template <int M, typename AnyChain>
+DlsResult solve(const AnyChain& chain, const Eigen::Isometry3d& target, double* q, DlsWorkspace& ws,
                 const DlsOptions& opt) {
   validate(opt);
   validate_limits(chain);
@@ -153,6 +157,11 @@ DlsWorkspace::DlsWorkspace(const Chain& chain) : data(chain), jacobian(6, chain.
   dq.setZero();
 }
 
+DlsWorkspace::DlsWorkspace(const SerialChain& chain) : data(chain), jacobian(6, chain.dof()), dq(chain.dof()) {
+  jacobian.setZero();
+  dq.setZero();
+}
+
 DlsResult dls_ik_position(const Chain& chain, const Eigen::Vector3d& target, double* q, DlsWorkspace& ws,
                           const DlsOptions& options) {
   Eigen::Isometry3d t = Eigen::Isometry3d::Identity();
@@ -161,6 +170,18 @@ DlsResult dls_ik_position(const Chain& chain, const Eigen::Vector3d& target, dou
 }
 
 DlsResult dls_ik_pose(const Chain& chain, const Eigen::Isometry3d& target, double* q, DlsWorkspace& ws,
+                      const DlsOptions& options) {
+  return solve<6>(chain, target, q, ws, options);
+}
+
+DlsResult dls_ik_position(const SerialChain& chain, const Eigen::Vector3d& target, double* q, DlsWorkspace& ws,
+                          const DlsOptions& options) {
+  Eigen::Isometry3d t = Eigen::Isometry3d::Identity();
+  t.translation() = target;
+  return solve<3>(chain, t, q, ws, options);
+}
+
+DlsResult dls_ik_pose(const SerialChain& chain, const Eigen::Isometry3d& target, double* q, DlsWorkspace& ws,
                       const DlsOptions& options) {
   return solve<6>(chain, target, q, ws, options);
 }

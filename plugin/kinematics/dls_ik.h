@@ -1,4 +1,5 @@
-// Damped-least-squares (Levenberg-Marquardt style) inverse kinematics for any DH Chain, within its joint limits.
+// Damped-least-squares (Levenberg-Marquardt style) inverse kinematics for any DH Chain or SerialChain, within its
+// joint limits.
 #pragma once
 
 #include <Eigen/Core>
@@ -48,6 +49,8 @@ struct DlsResult {
 struct DlsWorkspace {
   // Sizes every buffer for chain; reuse one workspace per chain across calls.
   explicit DlsWorkspace(const Chain& chain);
+  // The same for a general serial chain (e.g. a finger read from an MJCF tree, hand/tree_chains.h).
+  explicit DlsWorkspace(const SerialChain& chain);
 
   ChainData data;
   Eigen::Matrix<double, 6, Eigen::Dynamic> jacobian;  // row-weighted copy of data.jacobian
@@ -63,6 +66,12 @@ DlsResult dls_ik_position(const Chain& chain, const Eigen::Vector3d& target, dou
 // Moves the whole tool frame to target; for chains with fewer than 6 joints only consistent poses converge.
 // Throws like dls_ik_position.
 DlsResult dls_ik_pose(const Chain& chain, const Eigen::Isometry3d& target, double* q, DlsWorkspace& ws,
+                      const DlsOptions& options = {});
+
+// The same two solvers for a general serial chain (one implementation serves both chain types).
+DlsResult dls_ik_position(const SerialChain& chain, const Eigen::Vector3d& target, double* q, DlsWorkspace& ws,
+                          const DlsOptions& options = {});
+DlsResult dls_ik_pose(const SerialChain& chain, const Eigen::Isometry3d& target, double* q, DlsWorkspace& ws,
                       const DlsOptions& options = {});
 
 }  // namespace mjhand

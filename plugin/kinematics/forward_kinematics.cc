@@ -19,6 +19,20 @@ ChainData::ChainData(const Chain& chain)
   for (int i = 0; i < chain.dof(); ++i) dh_split(chain.convention, chain.links[i], &link_pre[i], &link_post[i]);
 }
 
+ChainData::ChainData(const SerialChain& chain)
+    : frames(chain.dof() + 1),
+      joint_axis(chain.dof()),
+      joint_point(chain.dof()),
+      jacobian(6, chain.dof()),
+      link_pre(chain.dof()),
+      link_post(chain.dof()) {
+  jacobian.setZero();
+  for (int i = 0; i < chain.dof(); ++i) {
+    link_pre[i] = chain.links[i].pre;
+    link_post[i] = chain.links[i].post;
+  }
+}
+
 namespace {
 // Frame after link i: joint frame (frame before * pre) moved by the joint variable, then post.
 // Returns the joint frame so callers can record the joint axis and point.
@@ -53,8 +67,9 @@ void jacobian_column(JointKind kind, const Eigen::Vector3d& z, const Eigen::Vect
 
 namespace {
 // Names the first buffer of `data` that does not fit `chain` and throws; out of line, reached only on a mismatch.
-[[noreturn, gnu::cold, gnu::noinline]] void bad_data(const char* function, const Chain& chain, const ChainData& data,
-                                                     bool jacobian) {
+template <typename AnyChain>
+[[noreturn, gnu::cold, gnu::noinline]] void bad_data(const char* function, const AnyChain& chain,
+                                                     const ChainData& data, bool jacobian) {
   const Eigen::Index n = chain.dof();
   const char* why = "ChainData must be built for this chain";
   auto len = [](const auto& v) { return static_cast<Eigen::Index>(v.size()); };
@@ -71,14 +86,16 @@ namespace {
 // chain, so one of them stands for all: the frames for forward_kinematics, the Jacobian's columns for
 // compute_jacobian. Checking all six cost 2 % of bench_foundation's FK + Jacobian of every finger (~47 ns a finger);
 // one compare is not measurable. bad_data then names the buffer that does not fit.
-inline void check_data(const char* function, const Chain& chain, const ChainData& data, bool jacobian) {
+template <typename AnyChain>
+inline void check_data(const char* function, const AnyChain& chain, const ChainData& data, bool jacobian) {
   const size_t n = chain.links.size();
   const bool bad = jacobian ? static_cast<size_t>(data.jacobian.cols()) != n : data.frames.size() != n + 1;
   if (bad) bad_data(function, chain, data, jacobian);
 }
-}  // namespace
 
-void forward_kinematics(const Chain& chain, const double* q, ChainData& data) {
+// Chain or SerialChain: both hold base, links[i].kind and tool; the link splits are cached in data.
+template <typename AnyChain>
+void forward_kinematics_impl(const AnyChain& chain, const double* q, ChainData& data) {
   check_data("forward_kinematics", chain, data, false);
   data.frames[0] = chain.base;
   for (int i = 0; i < chain.dof(); ++i) {
@@ -89,11 +106,20 @@ void forward_kinematics(const Chain& chain, const double* q, ChainData& data) {
   }
   data.tip = data.frames[chain.dof()] * chain.tool;
 }
+}  // namespace
+
+void forward_kinematics(const Chain& chain, const double* q, ChainData& data) {
+  forward_kinematics_impl(chain, q, data);
+}
+
+void forward_kinematics(const SerialChain& chain, const double* q, ChainData& data) {
+  forward_kinematics_impl(chain, q, data);
+}
 
 namespace {
 // The tool pose and Jacobian, with link i's constant parts from split(i, &pre, &post).
-template <typename Split>
-Eigen::Isometry3d tip_pose_and_jacobian_with(const Chain& chain, Split&& split, const double* q, double* jacobian) {
+template <typename AnyChain, typename Split>
+Eigen::Isometry3d tip_pose_and_jacobian_with(const AnyChain& chain, Split&& split, const double* q, double* jacobian) {
   const int n = chain.dof();
   if (n > kMaxStackChainDof) throw std::length_error("tip_pose_and_jacobian: chain has more than 32 joints");
   Eigen::Vector3d axis[kMaxStackChainDof], point[kMaxStackChainDof];
@@ -144,7 +170,20 @@ Eigen::Isometry3d tip_pose_and_jacobian(const Chain& chain, const ChainSplit& sp
       q, jacobian);
 }
 
-void compute_jacobian(const Chain& chain, ChainData& data, JacobianFrame frame) {
+Eigen::Isometry3d tip_pose_and_jacobian(const SerialChain& chain, const double* q, double* jacobian) {
+  return tip_pose_and_jacobian_with(
+      chain,
+      [&](int i, Eigen::Isometry3d*, Eigen::Isometry3d*, const Eigen::Isometry3d** pre,
+          const Eigen::Isometry3d** post) {
+        *pre = &chain.links[i].pre;
+        *post = &chain.links[i].post;
+      },
+      q, jacobian);
+}
+
+namespace {
+template <typename AnyChain>
+void compute_jacobian_impl(const AnyChain& chain, ChainData& data, JacobianFrame frame) {
   check_data("compute_jacobian", chain, data, true);
   const Eigen::Vector3d p = data.tip.translation();
   for (int i = 0; i < chain.dof(); ++i) {
@@ -158,6 +197,16 @@ void compute_jacobian(const Chain& chain, ChainData& data, JacobianFrame frame) 
       data.jacobian.col(i) << lin, ang;
     }
   }
+}
+
+}  // namespace
+
+void compute_jacobian(const Chain& chain, ChainData& data, JacobianFrame frame) {
+  compute_jacobian_impl(chain, data, frame);
+}
+
+void compute_jacobian(const SerialChain& chain, ChainData& data, JacobianFrame frame) {
+  compute_jacobian_impl(chain, data, frame);
 }
 
 }  // namespace mjhand

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <mjhand/kinematics/dh_chain.h>
+#include <mjhand/kinematics/serial_chain.h>
 
 namespace mjhand {
 
@@ -15,6 +16,8 @@ enum class JacobianFrame { kBase, kTool };
 // Workspace for one chain; sized once from the Chain so that per-step calls do not allocate.
 struct ChainData {
   explicit ChainData(const Chain& chain);
+  // The same for a general serial chain: link_pre/link_post are copied from its links.
+  explicit ChainData(const SerialChain& chain);
 
   std::vector<Eigen::Isometry3d> frames;  // frames[i]: DH frame i in the reference frame, i = 0..n
   std::vector<Eigen::Vector3d> joint_axis;   // unit axis of joint i (0-based) in the reference frame
@@ -42,6 +45,15 @@ inline void fk_and_jacobian(const Chain& chain, const double* q, ChainData& data
   compute_jacobian(chain, data, frame);
 }
 
+// The same three for a general serial chain (serial_chain.h): the same code, link splits taken from the chain.
+void forward_kinematics(const SerialChain& chain, const double* q, ChainData& data);
+void compute_jacobian(const SerialChain& chain, ChainData& data, JacobianFrame frame = JacobianFrame::kBase);
+inline void fk_and_jacobian(const SerialChain& chain, const double* q, ChainData& data,
+                            JacobianFrame frame = JacobianFrame::kBase) {
+  forward_kinematics(chain, q, data);
+  compute_jacobian(chain, data, frame);
+}
+
 // Most joints tip_pose_and_jacobian handles (its workspace lives on the stack).
 inline constexpr int kMaxStackChainDof = 32;
 
@@ -60,5 +72,8 @@ struct ChainSplit {
 // tip_pose_and_jacobian with the split precomputed (`split` built from `chain`): the same numbers, bit for bit.
 Eigen::Isometry3d tip_pose_and_jacobian(const Chain& chain, const ChainSplit& split, const double* q,
                                         double* jacobian = nullptr);
+
+// tip_pose_and_jacobian of a general serial chain (its links hold their splits): allocation-free, thread-safe.
+Eigen::Isometry3d tip_pose_and_jacobian(const SerialChain& chain, const double* q, double* jacobian = nullptr);
 
 }  // namespace mjhand

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include <mjhand/hand/model_chains.h>
+#include <mjhand/hand/tree_chains.h>
 #include <mjhand/kinematics/forward_kinematics.h>
 #include <mjhand/kinematics/singularity.h>
 
@@ -10,19 +11,21 @@ namespace mjhand {
 
 namespace {
 
+// One sensor's finger: a serial chain in its root body's frame (a generated hand's embedded DH chain, or a chain
+// read from the kinematic tree), fed from qpos.
 struct Output {
   int sensor;  // sensor id
-  int chain;   // index into the chains
   int dim;     // 3 (tip position) or 4 (+ manipulability)
+  SerialChain chain;
+  int root_body = -1;
+  std::vector<int> qpos_adr;
 };
 
-// Chains stay in the palm frame (the constant part); the palm's world pose is read from mjData at every call.
+// Chains stay in their root frame (the constant part); the root's world pose is read from mjData at every call.
 // FK runs on the stack, so one instance serves every thread without locks, caches or allocation.
 class FingertipKinematics : public Plugin {
  public:
-  FingertipKinematics(std::vector<ModelChain> chains, std::vector<Output> outputs)
-      : chains_(std::move(chains)), outputs_(std::move(outputs)) {
-    for (const ModelChain& mc : chains_) splits_.emplace_back(mc.chain);
+  explicit FingertipKinematics(std::vector<Output> outputs) : outputs_(std::move(outputs)) {
     for (const Output& o : outputs_) claim_sensor(o.sensor);
   }
   int capabilities() const override { return kCapSensor; }
@@ -38,27 +41,23 @@ class FingertipKinematics : public Plugin {
     double q[kMaxStackChainDof];
     double jac[6 * kMaxStackChainDof];
     for (const Output& o : outputs_) {
-      const ModelChain& mc = chains_[o.chain];
-      gather_joint_positions(mc, d->qpos, q);
+      for (int k = 0; k < o.chain.dof(); ++k) q[k] = d->qpos[o.qpos_adr[k]];
       mjtNum* out = d->sensordata + m->sensor_adr[o.sensor];
       const bool manipulability = o.dim == 4;
-      const Eigen::Isometry3d tip_in_palm =
-          tip_pose_and_jacobian(mc.chain, splits_[o.chain], q, manipulability ? jac : nullptr);
+      const Eigen::Isometry3d tip_in_root = tip_pose_and_jacobian(o.chain, q, manipulability ? jac : nullptr);
       // xpos/xmat are valid at the position stage; a rotation leaves sqrt(det(Jp Jp^T)) unchanged.
-      const Eigen::Vector3d p = body_pose(d, mc.palm_body) * tip_in_palm.translation();
+      const Eigen::Vector3d p = body_pose(d, o.root_body) * tip_in_root.translation();
       out[0] = p.x();
       out[1] = p.y();
       out[2] = p.z();
       if (manipulability) {
-        Eigen::Map<const Eigen::Matrix<double, 6, Eigen::Dynamic>> j(jac, 6, mc.chain.dof());
+        Eigen::Map<const Eigen::Matrix<double, 6, Eigen::Dynamic>> j(jac, 6, o.chain.dof());
         out[3] = singularity_measures(j.topRows<3>()).manipulability;
       }
     }
   }
 
  private:
-  std::vector<ModelChain> chains_;
-  std::vector<ChainSplit> splits_;  // one per chain: the links' constant parts, computed once
   std::vector<Output> outputs_;
 };
 
@@ -67,10 +66,11 @@ class FingertipKinematics : public Plugin {
 std::unique_ptr<Plugin> make_fingertip_kinematics_plugin(const mjModel* m, const Config& cfg) {
   const std::vector<int> sensors = cfg.get_objects("sensors", mjOBJ_SENSOR);
   const int dim = cfg.get_bool_or("manipulability", false) ? 4 : 3;
+  const int root = cfg.has("root") ? cfg.get_object("root", mjOBJ_BODY) : -1;
+  std::vector<Output> outputs;
   if (cfg.sizing()) {  // MuJoCo sizes the sensors: only their widths are needed (the chains are not there yet)
-    std::vector<Output> outputs;
-    for (int s : sensors) outputs.push_back({s, -1, dim});
-    return std::make_unique<FingertipKinematics>(std::vector<ModelChain>{}, std::move(outputs));
+    for (int s : sensors) outputs.push_back({s, dim, {}, -1, {}});
+    return std::make_unique<FingertipKinematics>(std::move(outputs));
   }
   std::vector<ModelChain> chains;
   try {
@@ -78,25 +78,42 @@ std::unique_ptr<Plugin> make_fingertip_kinematics_plugin(const mjModel* m, const
   } catch (const std::exception& e) {
     cfg.fail(std::string("cannot read the hand's embedded DH chains: ") + e.what());
   }
-  if (chains.empty()) cfg.fail("the model carries no mjhand DH chains (generate it with `mjhand make-hand`)");
-  for (const ModelChain& mc : chains) {
-    if (mc.chain.dof() > kMaxStackChainDof) cfg.fail("finger chain with more than 32 joints is not supported");
-  }
-  std::vector<Output> outputs;
   for (int s : sensors) {
     const std::string label = object_label(m, mjOBJ_SENSOR, s);
-    if (m->sensor_objtype[s] != mjOBJ_SITE) cfg.fail("sensors", "sensor " + label + " needs objtype=\"site\"");
-    int found = -1;
-    for (size_t c = 0; c < chains.size(); ++c) {
-      if (chains[c].tip_site == m->sensor_objid[s]) found = static_cast<int>(c);
+    const int type = m->sensor_objtype[s], obj = m->sensor_objid[s];
+    if (type != mjOBJ_SITE && type != mjOBJ_BODY) {
+      cfg.fail("sensors", "sensor " + label + " needs objtype=\"site\" or objtype=\"body\" (the fingertip)");
     }
-    if (found < 0) {
-      cfg.fail("sensors", "sensor " + label + " is on site " + object_label(m, mjOBJ_SITE, m->sensor_objid[s]) +
-                              ", which is not the tip of an embedded finger chain");
+    Output o{s, dim, {}, -1, {}};
+    // A generated hand's tip site with no other root asked for: its embedded DH chain (the paper's table).
+    for (const ModelChain& mc : chains) {
+      if (type == mjOBJ_SITE && mc.tip_site == obj && (root < 0 || root == mc.palm_body)) {
+        o.chain = to_serial_chain(mc.chain);
+        o.chain.base = mc.base_in_palm;
+        o.root_body = mc.palm_body;
+        o.qpos_adr = mc.qpos_adr;
+      }
     }
-    outputs.push_back({s, found, dim});
+    if (o.root_body < 0) {  // any other tip: the chain from the root (default: where the fingers branch) in the tree
+      ChainTip tip;
+      (type == mjOBJ_SITE ? tip.site : tip.body) = obj;
+      const int tip_body = type == mjOBJ_SITE ? m->site_bodyid[obj] : obj;
+      try {
+        const TreeChain tc = tree_chain(m, root >= 0 ? root : finger_branch_body(m, tip_body), tip);
+        o.chain = tc.chain;
+        o.root_body = tc.root_body;
+        o.qpos_adr = tc.qpos_adr;
+      } catch (const std::exception& e) {
+        cfg.fail("sensors", "sensor " + label + ": no finger chain to its " +
+                                (type == mjOBJ_SITE ? "site " + object_label(m, mjOBJ_SITE, obj)
+                                                    : "body " + object_label(m, mjOBJ_BODY, obj)) +
+                                ": " + e.what());
+      }
+    }
+    if (o.chain.dof() > kMaxStackChainDof) cfg.fail("sensors", "sensor " + label + ": chain with more than 32 joints");
+    outputs.push_back(std::move(o));
   }
-  return std::make_unique<FingertipKinematics>(std::move(chains), std::move(outputs));
+  return std::make_unique<FingertipKinematics>(std::move(outputs));
 }
 
 }  // namespace mjhand
