@@ -9,6 +9,7 @@
 
 #include <mjhand/coupling/fit.h>  // parse/read_csv_table
 #include <mjhand/hand/number_format.h>
+#include <mjhand/io/csv_fields.h>
 
 namespace mjhand {
 
@@ -171,10 +172,8 @@ PostureRecording read_postures(const std::string& path) {
                                std::to_string(t.header.size()));
     }
     auto number = [&](size_t c) {
-      char* end = nullptr;
-      errno = 0;
-      const double v = std::strtod(row[c].c_str(), &end);
-      if (row[c].empty() || end != row[c].c_str() + row[c].size() || errno != 0 || !std::isfinite(v)) {
+      double v = 0.0;
+      if (!parse_finite_number(row[c], v)) {
         throw std::runtime_error(where + t.header[c] + ": not a finite number: '" + row[c] + "'");
       }
       return v;

@@ -8,36 +8,13 @@
 #include <fstream>
 #include <sstream>
 
+#include <mjhand/io/csv_fields.h>
 #include <mjhand/io/text_file.h>
 
 namespace mjhand {
 
 namespace {
 constexpr double kPi = 3.14159265358979323846;
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
-}
-
-std::vector<std::string> split_fields(const std::string& line) {
-  std::vector<std::string> out;
-  std::string field;
-  std::istringstream in(line);
-  while (std::getline(in, field, ',')) out.push_back(trim(field));
-  if (!line.empty() && line.back() == ',') out.push_back("");
-  return out;
-}
-
-bool parse_number(const std::string& s, double& v) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  errno = 0;
-  v = std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size() && errno == 0 && std::isfinite(v);
-}
 }  // namespace
 
 CsvTable parse_csv_table(const std::string& text, const std::string& source) {
@@ -49,14 +26,14 @@ CsvTable parse_csv_table(const std::string& text, const std::string& source) {
   bool first = true;
   while (std::getline(in, line)) {
     ++number;
-    const std::string s = trim(line);
+    const std::string s = trim_blanks(line);
     if (s.empty() || s[0] == '#') continue;
-    std::vector<std::string> fields = split_fields(s);
+    std::vector<std::string> fields = split_csv_line(s);
     if (first) {
       first = false;
       double v;
       const bool numeric = std::all_of(fields.begin(), fields.end(), [&](const std::string& f) {
-        return parse_number(f, v);
+        return parse_finite_number(f, v);
       });
       if (!numeric) {
         t.header = std::move(fields);
@@ -89,7 +66,7 @@ int csv_column(const CsvTable& t, const std::string& name) {
     if (t.header[i] == name) return static_cast<int>(i);
   }
   double v;
-  if (parse_number(name, v) && v == std::floor(v) && v >= 1 && v <= 100000) return static_cast<int>(v) - 1;
+  if (parse_finite_number(name, v) && v == std::floor(v) && v >= 1 && v <= 100000) return static_cast<int>(v) - 1;
   std::string known;
   for (const std::string& h : t.header) known += (known.empty() ? "" : ", ") + h;
   throw FitError(t.source + ": no column '" + name + "' (" +
@@ -185,7 +162,7 @@ CouplingFit fit_coupling_table(const CsvTable& t, int xc, int yc, int order, Ang
         throw FitError(where + ": the line has " + std::to_string(t.rows[r].size()) + " fields, so " +
                        csv_column_label(t, c) + " is missing");
       }
-      if (!parse_number(t.rows[r][c], v[i])) {
+      if (!parse_finite_number(t.rows[r][c], v[i])) {
         throw FitError(where + ": " + csv_column_label(t, c) + " is not a number: '" + t.rows[r][c] + "'");
       }
       if (input.supplement) v[i] = (input.degrees ? 180.0 : kPi) - v[i];

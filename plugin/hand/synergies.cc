@@ -11,6 +11,7 @@
 
 #include <mjhand/hand/number_format.h>
 #include <mjhand/io/atomic_file.h>
+#include <mjhand/io/csv_fields.h>
 #include <mjhand/io/text_file.h>
 #include <mjhand/util/size_check.h>
 
@@ -21,36 +22,12 @@ namespace {
 constexpr const char* kFormatLine = "# mjhand synergies v1: q = q0 + S z; row q0 = reference posture [rad or m], "
                                     "row sI = column I of S (docs/synergies.md)";
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
-}
-
-std::vector<std::string> split_fields(const std::string& line) {
-  std::vector<std::string> out;
-  std::string field;
-  std::istringstream in(line);
-  while (std::getline(in, field, ',')) out.push_back(trim(field));
-  if (!line.empty() && line.back() == ',') out.push_back("");
-  return out;
-}
-
-bool parse_finite(const std::string& s, double& v) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  errno = 0;
-  v = std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size() && errno == 0 && std::isfinite(v);
-}
-
 void check_joint_names(const std::vector<std::string>& joints, const std::string& where) {
   if (joints.empty()) throw std::invalid_argument(where + ": no joints");
   std::set<std::string> seen;
   for (const std::string& j : joints) {
     if (j.empty()) throw std::invalid_argument(where + ": an empty joint name");
-    if (j != trim(j) || j.find(',') != std::string::npos) {
+    if (j != trim_blanks(j) || j.find(',') != std::string::npos) {
       throw std::invalid_argument(where + ": joint name '" + j + "' has a ',' or surrounding whitespace");
     }
     if (!seen.insert(j).second) throw std::invalid_argument(where + ": joint '" + j + "' is listed twice");
@@ -84,9 +61,9 @@ Synergies parse_synergies(const std::string& text, const std::string& source) {
   auto fail = [&](const std::string& what) { throw std::runtime_error(source + ":" + std::to_string(number) + ": " + what); };
   while (std::getline(in, line)) {
     ++number;
-    const std::string t = trim(line);
+    const std::string t = trim_blanks(line);
     if (t.empty() || t[0] == '#') continue;
-    const std::vector<std::string> fields = split_fields(t);
+    const std::vector<std::string> fields = split_csv_line(t);
     if (!have_header) {
       if (fields[0] != "row") fail("the header must start with 'row' followed by the joint names, got '" + fields[0] + "'");
       if (fields.size() < 2) fail("the header names no joints");
@@ -107,7 +84,7 @@ Synergies parse_synergies(const std::string& text, const std::string& source) {
     }
     std::vector<double> values(s.joints.size());
     for (size_t i = 0; i < values.size(); ++i) {
-      if (!parse_finite(fields[i + 1], values[i])) {
+      if (!parse_finite_number(fields[i + 1], values[i])) {
         fail("row '" + expected + "', joint '" + s.joints[i] + "': not a finite number: '" + fields[i + 1] + "'");
       }
     }
