@@ -30,6 +30,11 @@ from ._core import (  # noqa: E402  (the C++ API, same names)
     model_chains, mujoco_contact_forces, object_center, object_twist, optimal_forces, parallel_view, pseudo_inverse,
     selection_matrix, singularity_measures, twist_to_joint_rates,
     Synergies, SynergyClosure, SynergyFit, close_hand_with_synergies, fit_synergies, read_synergies, write_synergies,
+    Ellipsoid, ManipulabilityEllipsoid, PgrResult, QuasistaticMaps, QuasistaticSolution, RigidBodyMotions, VcostOptimum,
+    contact_margins, contact_stiffness, controllable_internal_forces, equivalent_contact_stiffness, force_closure_cost,
+    force_manipulability, grasp_stiffness, joint_stiffness, kinematic_manipulability, minimize_force_closure_cost,
+    potential_contact_robustness, potential_grasp_robustness, quasistatic_maps, quasistatic_solution,
+    rigid_body_motions, sliding_contacts, stiffness_weighted_pseudo_inverse, synergy_rigid_body_motions,
 )
 
 def _as_array(a):

@@ -43,5 +43,6 @@ void bind_kinematics(nb::module_& m);
 void bind_builders(nb::module_& m);
 void bind_batch(nb::module_& m);
 void bind_synergies(nb::module_& m);
+void bind_syngrasp(nb::module_& m);
 
 }  // namespace mjhand::py

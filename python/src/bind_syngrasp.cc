@@ -1,0 +1,218 @@
+// SynGrasp's analysis beyond G and J_H, for Python (docs/stiffness.md, docs/grasp-analysis.md): stiffness and the
+// quasi-static maps, manipulability ellipsoids, the force-closure cost V, PCR and PGR. Inputs are checked by the core
+// functions (std::invalid_argument -> ValueError naming the function and argument).
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <mjhand/grasp/contact_robustness.h>
+#include <mjhand/grasp/force_closure_cost.h>
+#include <mjhand/grasp/manipulability.h>
+#include <mjhand/grasp/quasistatic.h>
+#include <mjhand/grasp/stiffness.h>
+
+#include "bind.h"
+
+namespace mjhand::py {
+
+namespace {
+
+using Contacts = std::vector<Contact>;
+
+// None -> the core's "rigid" / "no synergies" (an empty matrix), else the matrix.
+Eigen::MatrixXd optional_matrix(nb::handle v, const char* what) {
+  return v.is_none() ? Eigen::MatrixXd() : as_matrix(v, what);
+}
+
+Eigen::VectorXd as_vector(nb::handle v, const char* what) {
+  const Eigen::MatrixXd a = as_matrix(v, what);
+  return Eigen::Map<const Eigen::VectorXd>(a.data(), a.size());
+}
+
+Wrench as_wrench(nb::handle v, const char* what) {
+  const Eigen::VectorXd w = as_vector(v, what);
+  if (w.size() != 6) throw nb::value_error((std::string(what) + " must have 6 entries (f, m)").c_str());
+  return w;
+}
+
+VcostParams vcost_params(double fmin, double fmax, double k) {
+  VcostParams p;
+  p.fmin = fmin;
+  p.fmax = fmax;
+  p.k = k;
+  return p;
+}
+
+}  // namespace
+
+void bind_syngrasp(nb::module_& m) {
+  // ---- stiffness (SGcontactStiffness, SGjointStiffness, SGsynergyStiffness, SGgraspStiffness) ----
+  m.def("contact_stiffness",
+        [](const Contacts& contacts, nb::handle normal, double tangential, double torsional, double rolling) {
+          if (!std::isnan(tangential) || !std::isnan(torsional) || !std::isnan(rolling)) {
+            DirectionalStiffness k;
+            k.normal = nb::cast<double>(normal);
+            k.tangential = std::isnan(tangential) ? k.normal : tangential;
+            k.torsional = std::isnan(torsional) ? 0.0 : torsional;
+            k.rolling = std::isnan(rolling) ? 0.0 : rolling;
+            return contact_stiffness(contacts, k);
+          }
+          const Eigen::VectorXd k = as_vector(normal, "k");
+          return k.size() == 1 ? contact_stiffness(contacts, k[0]) : contact_stiffness(contacts, k);
+        },
+        nb::arg("contacts"), nb::arg("k"), nb::arg("tangential") = std::numeric_limits<double>::quiet_NaN(),
+        nb::arg("torsional") = std::numeric_limits<double>::quiet_NaN(),
+        nb::arg("rolling") = std::numeric_limits<double>::quiet_NaN(),
+        "K_c (m x m, contact frames): k for every row, one k per contact, or k normal with tangential / torsional / "
+        "rolling values (SGcontactStiffness).");
+  m.def("joint_stiffness",
+        [](nb::handle k, int n) {
+          const Eigen::VectorXd v = as_vector(k, "k");
+          return v.size() == 1 && n > 0 ? joint_stiffness(n, v[0]) : joint_stiffness(v);
+        },
+        nb::arg("k"), nb::arg("n") = 0, "K_q: diag(k), or k I_n (SGjointStiffness).");
+  m.def("equivalent_contact_stiffness",
+        [](nb::handle JH, nb::handle Kc, nb::handle Kq, nb::handle S, nb::handle Kz) {
+          return equivalent_contact_stiffness(as_matrix(JH, "J_H"), as_matrix(Kc, "Kc"), optional_matrix(Kq, "Kq"),
+                                              optional_matrix(S, "S"), optional_matrix(Kz, "Kz"));
+        },
+        nb::arg("J_H"), nb::arg("Kc"), nb::arg("Kq") = nb::none(), nb::arg("S") = nb::none(), nb::arg("Kz") = nb::none(),
+        "K = (Kc^-1 + J Kq^-1 J^T + J S Kz^-1 S^T J^T)^-1; None = rigid joints / no synergies / rigid synergies.");
+  m.def("grasp_stiffness",
+        [](nb::handle G, nb::handle JH, nb::handle Kc, nb::handle Kq, nb::handle S, nb::handle Kz) {
+          return grasp_stiffness(as_matrix(G, "G"), as_matrix(JH, "J_H"), as_matrix(Kc, "Kc"), optional_matrix(Kq, "Kq"),
+                                 optional_matrix(S, "S"), optional_matrix(Kz, "Kz"));
+        },
+        nb::arg("G"), nb::arg("J_H"), nb::arg("Kc"), nb::arg("Kq") = nb::none(), nb::arg("S") = nb::none(),
+        nb::arg("Kz") = nb::none(), "K_O = G K G^T (SGgraspStiffness, without geometric terms).");
+
+  // ---- quasi-statics (SGquasistaticMaps, SGquasistatic, SGrbMotions) ----
+  nb::class_<QuasistaticMaps>(m, "QuasistaticMaps", "Linear maps of the quasi-static grasp (docs/stiffness.md).")
+      .def_ro("K", &QuasistaticMaps::K).def_ro("KO", &QuasistaticMaps::KO).def_ro("S", &QuasistaticMaps::S)
+      .def_ro("V", &QuasistaticMaps::V, "du per dz_r").def_ro("P", &QuasistaticMaps::P, "dlambda per dz_r")
+      .def_ro("Q", &QuasistaticMaps::Q, "dq per dz_r").def_ro("T", &QuasistaticMaps::T, "dtau per dz_r")
+      .def_ro("Z", &QuasistaticMaps::Z, "dz per dz_r").def_ro("Vw", &QuasistaticMaps::Vw, "du per dw")
+      .def_ro("Pw", &QuasistaticMaps::Pw, "dlambda per dw").def_ro("Qw", &QuasistaticMaps::Qw, "dq per dw")
+      .def_ro("Tw", &QuasistaticMaps::Tw, "dtau per dw").def_ro("Zw", &QuasistaticMaps::Zw, "dz per dw");
+  nb::class_<QuasistaticSolution>(m, "QuasistaticSolution")
+      .def_ro("du", &QuasistaticSolution::du).def_ro("dlambda", &QuasistaticSolution::dlambda)
+      .def_ro("dq", &QuasistaticSolution::dq).def_ro("dz", &QuasistaticSolution::dz)
+      .def_ro("dtau", &QuasistaticSolution::dtau);
+  nb::class_<RigidBodyMotions>(m, "RigidBodyMotions", "Motions that deform no contact (columns).")
+      .def_ro("dz", &RigidBodyMotions::dz).def_ro("dq", &RigidBodyMotions::dq).def_ro("du", &RigidBodyMotions::du);
+  m.def("quasistatic_maps",
+        [](nb::handle G, nb::handle JH, nb::handle Kc, nb::handle Kq, nb::handle S, nb::handle Kz) {
+          return quasistatic_maps(as_matrix(G, "G"), as_matrix(JH, "J_H"), as_matrix(Kc, "Kc"), optional_matrix(Kq, "Kq"),
+                                  optional_matrix(S, "S"), optional_matrix(Kz, "Kz"));
+        },
+        nb::arg("G"), nb::arg("J_H"), nb::arg("Kc"), nb::arg("Kq") = nb::none(), nb::arg("S") = nb::none(),
+        nb::arg("Kz") = nb::none(), "SGquasistaticMaps: du, dlambda, dq, dtau, dz per reference change and per wrench.");
+  m.def("quasistatic_solution",
+        [](const QuasistaticMaps& maps, nb::handle dw, nb::handle dz_r) {
+          const Eigen::VectorXd w = dw.is_none() ? Eigen::VectorXd::Zero(maps.Vw.cols()) : as_vector(dw, "dw");
+          const Eigen::VectorXd z = dz_r.is_none() ? Eigen::VectorXd::Zero(maps.V.cols()) : as_vector(dz_r, "dz_r");
+          return quasistatic_solution(maps, w, z);
+        },
+        nb::arg("maps"), nb::arg("dw") = nb::none(), nb::arg("dz_r") = nb::none(),
+        "SGquasistatic for an external wrench change dw and a reference change dz_r (None: zero).");
+  m.def("contact_margins",
+        [](const Contacts& c, nb::handle l0, nb::handle dl) {
+          return contact_margins(c, as_vector(l0, "lambda0"), as_vector(dl, "dlambda"));
+        },
+        nb::arg("contacts"), nb::arg("lambda0"), nb::arg("dlambda"), "friction-cone margin of lambda0 + dlambda per contact [N]");
+  m.def("sliding_contacts",
+        [](const Contacts& c, nb::handle l0, nb::handle dl, double tol) {
+          return sliding_contacts(c, as_vector(l0, "lambda0"), as_vector(dl, "dlambda"), tol);
+        },
+        nb::arg("contacts"), nb::arg("lambda0"), nb::arg("dlambda"), nb::arg("tol") = 1e-9,
+        "indices of the contacts whose force leaves its friction cone");
+  m.def("controllable_internal_forces", &controllable_internal_forces, nb::arg("maps"), nb::arg("tol") = -1.0,
+        "orthonormal basis of range(P): internal forces the synergy references can set");
+  m.def("synergy_rigid_body_motions", &synergy_rigid_body_motions, nb::arg("maps"), nb::arg("tol") = -1.0,
+        "SGrbMotions with synergies");
+  m.def("rigid_body_motions",
+        [](nb::handle G, nb::handle JH, double tol) { return rigid_body_motions(as_matrix(G, "G"), as_matrix(JH, "J_H"), tol); },
+        nb::arg("G"), nb::arg("J_H"), nb::arg("tol") = -1.0, "(du, dq) with J_H dq = G^T du");
+
+  // ---- manipulability ellipsoids (SGkinManipulability, SGforceManipulability) ----
+  nb::class_<Ellipsoid>(m, "Ellipsoid", "Semi-axes (descending; +inf unbounded, 0 degenerate) and their directions.")
+      .def_ro("semi_axes", &Ellipsoid::semi_axes).def_ro("directions", &Ellipsoid::directions)
+      .def_ro("finite_rank", &Ellipsoid::finite_rank).def_ro("unbounded", &Ellipsoid::unbounded);
+  nb::class_<ManipulabilityEllipsoid>(m, "ManipulabilityEllipsoid")
+      .def_ro("full", &ManipulabilityEllipsoid::full).def_ro("linear", &ManipulabilityEllipsoid::linear)
+      .def_ro("angular", &ManipulabilityEllipsoid::angular).def_ro("inputs", &ManipulabilityEllipsoid::inputs)
+      .def_ro("compatible_inputs", &ManipulabilityEllipsoid::compatible_inputs)
+      .def_ro("indeterminate", &ManipulabilityEllipsoid::indeterminate);
+  m.def("kinematic_manipulability",
+        [](nb::handle G, nb::handle JH, nb::handle S) {
+          const Eigen::MatrixXd J = as_matrix(JH, "J_H");
+          return kinematic_manipulability(as_matrix(G, "G"), J,
+                                          S.is_none() ? Eigen::MatrixXd::Identity(J.cols(), J.cols()) : as_matrix(S, "S"));
+        },
+        nb::arg("G"), nb::arg("J_H"), nb::arg("S") = nb::none(), "object twists for unit synergy inputs (S None: joints)");
+  m.def("force_manipulability",
+        [](nb::handle G, nb::handle JH, nb::handle S) {
+          const Eigen::MatrixXd J = as_matrix(JH, "J_H");
+          return force_manipulability(as_matrix(G, "G"), J,
+                                      S.is_none() ? Eigen::MatrixXd::Identity(J.cols(), J.cols()) : as_matrix(S, "S"));
+        },
+        nb::arg("G"), nb::arg("J_H"), nb::arg("S") = nb::none(), "object wrenches for unit synergy forces (rigid model)");
+
+  // ---- force-closure cost and robustness (SGVcost, SG_PCR, SG_PGRbruteforce) ----
+  nb::class_<VcostOptimum>(m, "VcostOptimum")
+      .def_ro("y", &VcostOptimum::y).def_ro("lambda_", &VcostOptimum::lambda).def_ro("cost", &VcostOptimum::cost)
+      .def_ro("max_sigma", &VcostOptimum::max_sigma).def_ro("evaluations", &VcostOptimum::evaluations)
+      .def_ro("converged", &VcostOptimum::converged);
+  m.def("force_closure_cost",
+        [](const Contacts& c, nb::handle lambda, double fmin, double fmax, double k) {
+          return force_closure_cost(c, as_vector(lambda, "lambda_"), vcost_params(fmin, fmax, k));
+        },
+        nb::arg("contacts"), nb::arg("lambda_"), nb::arg("fmin") = 1.0, nb::arg("fmax") = 30.0, nb::arg("k") = 0.01,
+        "SGVcost's V of contact forces lambda (hard-finger / frictionless contacts)");
+  m.def("stiffness_weighted_pseudo_inverse",
+        [](nb::handle G, nb::handle K) { return stiffness_weighted_pseudo_inverse(as_matrix(G, "G"), as_matrix(K, "K")); },
+        nb::arg("G"), nb::arg("K"), "K G^T (G K G^T)^-1");
+  m.def("minimize_force_closure_cost",
+        [](const Contacts& c, nb::handle Gp, nb::handle w, nb::handle E, double fmin, double fmax, double k) {
+          return minimize_force_closure_cost(c, as_matrix(Gp, "Gp"), as_wrench(w, "w"), as_matrix(E, "E"),
+                                             vcost_params(fmin, fmax, k));
+        },
+        nb::arg("contacts"), nb::arg("Gp"), nb::arg("w"), nb::arg("E"), nb::arg("fmin") = 1.0, nb::arg("fmax") = 30.0,
+        nb::arg("k") = 0.01, "min_y V(-Gp w + E y) (SGVcost with fminsearch; Nelder-Mead, V convex in y)");
+  m.def("potential_contact_robustness",
+        [](const Contacts& c, nb::handle Gp, nb::handle E, nb::handle w, double fmin, double fmax, double k) {
+          RobustnessOptions o;
+          o.cost = vcost_params(fmin, fmax, k);
+          if (!w.is_none()) o.w = as_wrench(w, "w");
+          return potential_contact_robustness(c, as_matrix(Gp, "Gp"), as_matrix(E, "E"), o);
+        },
+        nb::arg("contacts"), nb::arg("Gp"), nb::arg("E"), nb::arg("w") = nb::none(), nb::arg("fmin") = 1.0,
+        nb::arg("fmax") = 30.0, nb::arg("k") = 0.001, "PCR = n_c / min_y V (SG_PCR)");
+  nb::class_<PgrResult>(m, "PgrResult")
+      .def_ro("pgr", &PgrResult::pgr).def_ro("pcr", &PgrResult::pcr).def_ro("quality", &PgrResult::quality)
+      .def_ro("feasible", &PgrResult::feasible)
+      .def_prop_ro("best", [](const PgrResult& r) {
+        std::vector<int> s;
+        for (ContactState c : r.best) s.push_back(static_cast<int>(c));
+        return s;
+      }, "best combination: 0 sticking, 1 sliding, 2 detached per contact");
+  m.def("potential_grasp_robustness",
+        [](const Contacts& c, nb::handle G, nb::handle JH, nb::handle Kc, nb::handle Kq, nb::handle S, nb::handle Kz,
+           double fmin, double fmax, double k) {
+          QuasiStaticGrasp g;
+          g.G = as_matrix(G, "G");
+          g.J = as_matrix(JH, "J_H");
+          g.Kc = as_matrix(Kc, "Kc");
+          g.Kq = as_matrix(Kq, "Kq");
+          g.S = optional_matrix(S, "S");
+          g.Kz = optional_matrix(Kz, "Kz");
+          RobustnessOptions o;
+          o.cost = vcost_params(fmin, fmax, k);
+          return potential_grasp_robustness(c, g, o);
+        },
+        nb::arg("contacts"), nb::arg("G"), nb::arg("J_H"), nb::arg("Kc"), nb::arg("Kq"), nb::arg("S") = nb::none(),
+        nb::arg("Kz") = nb::none(), nb::arg("fmin") = 1.0, nb::arg("fmax") = 30.0, nb::arg("k") = 0.001,
+        "PGR by brute force over sticking / sliding / detached contact states (SG_PGRbruteforce, <= 8 contacts)");
+}
+
+}  // namespace mjhand::py
