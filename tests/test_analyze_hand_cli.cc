@@ -127,3 +127,16 @@ TEST_CASE("analyze: bad hand and ctrl options exit 2 naming the problem", "[anal
     CHECK_THAT(r.output, Catch::Contains(says));
   }
 }
+
+TEST_CASE("run: --palm/--fingers/--with-wrist name the hand in the summary, bad bodies exit 2", "[analyze_hand]") {
+  const std::string out = mjhand_test::fresh_temp_dir("run_hand");
+  const auto r = run_cli("run " + scene("shadow") + " --duration 0.002 --out " + out + " --palm rh_palm --with-wrist");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("hand: palm 'rh_palm', 2 wrist/arm dof(s) included in J_H; 5 finger(s)"));
+  const auto g = run_cli("run " + scene("robotiq_2f85") + " --duration 0.002 --out " + out);
+  CHECK_THAT(g.output, Catch::Contains("hand: inferred: palm 'robotiq_arg2f_base_link'; 2 finger(s)"));
+  const auto bad = run_cli("run " + scene("shadow") + " --duration 0.002 --out " + out + " --fingers rh_nope");
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.output, Catch::Contains("--fingers (entry 1): no body named 'rh_nope'"));
+}
