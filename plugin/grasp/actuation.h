@@ -1,7 +1,8 @@
 // Actuation of a hand through any MuJoCo transmission (joint, tendon, site, ...) and its equality constraints
 // (joint couplings, connect/weld loop closures): the transmission matrix A, the constraint rows J_eq, the actuated
 // count, and the actuator forces that hold given joint torques (docs/grasp-analysis.md, "Hand structure and
-// actuation"; Prattichizzo & Trinkle, Springer Handbook ch. 28, sec. 28.2, for the actuated/underactuated hand).
+// actuation"; Borras & Dollar's actuation redundancy and their remark that cable-driven underactuation is modelled
+// by similar Jacobian matrices, /work/shared/papers/grasp-matrix-vs-parallel-manipulator-borras-dollar.txt).
 #pragma once
 
 #include <mujoco/mujoco.h>
