@@ -74,7 +74,7 @@ TEST_CASE("analyze: the real hands' structure and actuation in the JSON", "[anal
   CHECK_THAT(w.output, Catch::Contains("\"wrist_in_JH\": true"));
 }
 
-TEST_CASE("analyze: ctrl from the keyframe, --ctrl or --ctrl-from-keyframe; the force warning", "[analyze_hand]") {
+TEST_CASE("analyze: ctrl from the keyframe, --ctrl or --ctrl-from-keyframe, and the force warning", "[analyze_hand]") {
   const std::string file = scene("robotiq_2f85");
   const std::string q = keyframe_qpos(file);
   // --qpos alone: ctrl 0, the gripper's servo pulls open, no contact force, and a note says why.
@@ -114,6 +114,7 @@ TEST_CASE("analyze: bad hand and ctrl options exit 2 naming the problem", "[anal
       {sh + " --fingers rh_ffknuckle,rh_ffproximal", "finger roots overlap: 'rh_ffproximal' lies inside finger 'rh_ffknuckle'"},
       {sh + " --palm rh_palm --fingers rh_wrist", "'rh_wrist' is not below the palm 'rh_palm'"},
       {sh + " --fingers ball", "is the object 'ball'"},
+      {sh + " --finger-tips rh_ffdistal,rh_ffmiddle", "are both in finger 'rh_ffknuckle'"},
       {sh + " --palm-contact squishy", "--palm-contact: unknown contact model 'squishy'"},
       {rq + " --ctrl 1,2", "--ctrl has 2 values but the model has nu = 1"},
       {rq + " --ctrl 300", "actuator 'fingers_actuator' is outside its ctrlrange"},

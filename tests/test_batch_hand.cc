@@ -26,7 +26,7 @@ Campaign shadow_campaign(const std::string& keys) {
 TEST_CASE("batch: a scenario's palm/fingers/with_wrist choose the hand of its grasp metrics", "[batch_hand]") {
   const Campaign inferred = shadow_campaign("");
   const Campaign given = shadow_campaign("    palm: rh_palm\n    fingers: [rh_ffknuckle, rh_mfknuckle, rh_thbase]\n"
-                                         "    with_wrist: true\n");
+                                         "    finger_tips: [rh_thdistal]\n    with_wrist: true\n");
   CHECK(given.scenarios[0].fingers == "rh_ffknuckle,rh_mfknuckle,rh_thbase");
   const auto a = expand_campaign(inferred), b = expand_campaign(given);
   REQUIRE(a.size() == 1);
@@ -42,6 +42,7 @@ TEST_CASE("batch: a scenario's palm/fingers/with_wrist choose the hand of its gr
   CHECK(va->hand.num_fingers() == 5);
   CHECK(va->hand.num_hand_dofs() == 22);
   CHECK(vb->hand.num_fingers() == 3);
+  CHECK(vb->hand.finger_tip == std::vector<int>{-1, -1, mj_name2id(m, mjOBJ_BODY, "rh_thdistal")});
   CHECK(vb->hand.num_hand_dofs() == 4 + 4 + 5 + 2);  // FF, MF, thumb and the 2 wrist dofs
   // A rollout runs with it: the grasp holds contacts on the chosen fingers.
   const auto d = mjhand_test::make_data(vb->model.get());

@@ -129,7 +129,7 @@ TEST_CASE("hand structure: the Allegro hand and mjhand's generated hands keep th
   }
 }
 
-TEST_CASE("hand structure: floating and mocap bases are the wrist; palm contacts are palm contacts", "[hand_structure]") {
+TEST_CASE("hand structure: floating and mocap bases are the wrist, palm contacts are palm contacts", "[hand_structure]") {
   // A palm on a free joint (or a mocap body) with two one-link fingers and a ball resting on the palm.
   for (const bool mocap : {false, true}) {
     INFO((mocap ? "mocap base" : "free base"));
@@ -199,6 +199,18 @@ TEST_CASE("hand structure: bad palm and finger choices are named errors", "[hand
   fails("", "rh_ffknuckle,rh_ffknuckle", "listed twice");
   fails("rh_palm", "rh_wrist", "'rh_wrist' is not below the palm 'rh_palm' (it is the palm or above it");
   fails("rh_ffdistal", "", "has no finger below it");
+  // Tips: at most one per finger, each inside a finger.
+  auto tips = [&](const std::string& list) {
+    HandStructureOptions o;
+    add_finger_tips(m, list, o, "--finger-tips");
+    return infer_hand_structure(m, s.object, o);
+  };
+  const HandModel t = tips("rh_thdistal,rh_ffdistal");
+  CHECK(t.finger_tip == std::vector<int>{body(m, "rh_ffdistal"), -1, -1, -1, body(m, "rh_thdistal")});
+  CHECK_THROWS_WITH(tips("rh_ffdistal,rh_ffmiddle"),
+                    Catch::Contains("finger tips 'rh_ffdistal' and 'rh_ffmiddle' are both in finger 'rh_ffknuckle'"));
+  CHECK_THROWS_WITH(tips("rh_palm"), Catch::Contains("finger tip 'rh_palm' lies in no finger"));
+  CHECK_THROWS_WITH(tips("rh_x"), Catch::Contains("--finger-tips (entry 1): no body named 'rh_x'"));
   // Two named fingers: the palm is where they meet.
   const HandModel two = infer_hand_structure(m, s.object, hand_structure_options(m, "", "rh_ffknuckle,rh_thbase", false));
   CHECK(two.palm_body == body(m, "rh_palm"));

@@ -99,6 +99,8 @@ Scenario read_scenario(const Field& f, const std::string& base_dir) {
   if (present(palm)) s.palm = read_string(palm);
   const Field fingers = map.optional("fingers");
   if (present(fingers)) s.fingers = read_value(fingers);  // a list of body names, or one comma-separated string
+  const Field tips = map.optional("finger_tips");
+  if (present(tips)) s.finger_tips = read_value(tips);
   const Field wrist = map.optional("with_wrist");
   if (present(wrist)) s.with_wrist = read_bool(wrist);
   const Field noise = map.optional("init_noise");
@@ -341,6 +343,7 @@ std::vector<RolloutSpec> expand_campaign(const Campaign& c) {
         // Only when given, so that campaigns without them keep their stored results.
         if (!s.palm.empty()) h << "\npalm " << s.palm;
         if (!s.fingers.empty()) h << "\nfingers " << s.fingers;
+        if (!s.finger_tips.empty()) h << "\nfinger_tips " << s.finger_tips;
         if (s.with_wrist) h << "\nwith_wrist";
         for (const auto& [k, v] : params) h << "\nparam " << k << '=' << v;
         r.hash = hash_hex(h.str());

@@ -26,9 +26,10 @@ GraspMonitor::GraspMonitor(const mjModel* m, const std::string& forced_object) {
 }
 
 void GraspMonitor::set_hand_structure(const mjModel* m, const std::string& palm, const std::string& fingers,
-                                      bool with_wrist) {
+                                      bool with_wrist, const std::string& finger_tips) {
   structure_ = hand_structure_options(m, palm, fingers, with_wrist, "--palm", "--fingers");
-  structure_given_ = !palm.empty() || !fingers.empty() || with_wrist;
+  add_finger_tips(m, finger_tips, structure_, "--finger-tips");
+  structure_given_ = !palm.empty() || !fingers.empty() || with_wrist || !finger_tips.empty();
   built_for_ = -2;  // rebuild at the next update
 }
 

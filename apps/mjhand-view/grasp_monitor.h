@@ -38,7 +38,8 @@ class GraspMonitor {
   GraspMonitor(const mjModel* m, const std::string& forced_object);
   // --palm/--fingers/--with-wrist (hand_structure.h): the hand of the metrics instead of the grasp_analysis
   // instance's or the inferred one. Throws GraspError naming an unknown body; structural errors show in the box.
-  void set_hand_structure(const mjModel* m, const std::string& palm, const std::string& fingers, bool with_wrist);
+  void set_hand_structure(const mjModel* m, const std::string& palm, const std::string& fingers, bool with_wrist,
+                          const std::string& finger_tips = "");
   // Recomputes the metrics from d (after mj_step / mj_forward). instances may be null. epsilon: also run the (slower)
   // wrench-space hull.
   void update(const mjModel* m, const mjData* d, const InstanceList* instances, bool epsilon);

@@ -20,6 +20,7 @@ flags:
                            object, else the free body with the most contacts)
   --palm BODY              the palm of the grasp box's hand (default: the body where the fingers branch)
   --fingers B1,B2,...      its finger root bodies (default: the palm's branches, loop-closed subtrees merged)
+  --finger-tips T1,T2,...  the fingers' tip bodies, at most one per finger
   --with-wrist             the wrist/arm joints (palm and above) count as hand joints of J_H
   --speed S                simulated seconds per wall-clock second (default 1)
   --paused                 start paused
@@ -87,6 +88,8 @@ Options parse_options(int argc, char** argv) {
       o.palm = value();
     } else if (a == "--fingers") {
       o.fingers = value();
+    } else if (a == "--finger-tips") {
+      o.finger_tips = value();
     } else if (a == "--with-wrist") {
       o.with_wrist = true;
     } else if (a == "--speed") {

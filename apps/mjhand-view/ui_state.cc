@@ -15,7 +15,7 @@ void UiState::rebuild_for_model() {
     say(std::string(e.what()) + "; choosing the object automatically", true);
   }
   try {
-    grasp->set_hand_structure(m, palm, fingers, with_wrist);
+    grasp->set_hand_structure(m, palm, fingers, with_wrist, finger_tips);
   } catch (const std::exception& e) {  // a reloaded model without those bodies
     say(std::string(e.what()) + "; inferring the hand instead", true);
   }

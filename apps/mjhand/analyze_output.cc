@@ -113,6 +113,7 @@ std::string format_report_text(const AnalyzeReport& r) {
   for (size_t f = 0; f < r.finger_names.size(); ++f) {
     o << "  finger " << r.finger_names[f] << ":";
     for (const std::string& l : r.finger_links[f]) o << " " << l;
+    if (!r.finger_tips[f].empty()) o << " (tip " << r.finger_tips[f] << ")";
     o << "\n";
   }
   if (!r.palm.empty()) {
@@ -304,6 +305,8 @@ std::string format_report_json(const AnalyzeReport& r) {
     j.begin_object();
     j.field("name", r.finger_names[f]);
     j.strings("links", r.finger_links[f]);
+    j.key("tip");
+    r.finger_tips[f].empty() ? j.null() : j.value(r.finger_tips[f]);
     j.end_object();
   }
   j.end_array();

@@ -34,6 +34,10 @@ void describe_hand(const mjModel* m, const mjData* d, const HandModel& hand, Ana
   }
   r.dof_names.clear();
   for (int v : hand.dofs) r.dof_names.push_back(dof_name(m, v));
+  r.finger_tips.assign(hand.num_fingers(), "");
+  for (size_t k = 0; k < hand.finger_tip.size() && k < r.finger_tips.size(); ++k) {
+    if (hand.finger_tip[k] >= 0) r.finger_tips[k] = mj_name(m, mjOBJ_BODY, hand.finger_tip[k]);
+  }
   r.palm = hand.palm_body > 0 ? mj_name(m, mjOBJ_BODY, hand.palm_body) : "";
   r.palm_links.clear();
   for (int b = 0; b < m->nbody; ++b) {

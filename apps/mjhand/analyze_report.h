@@ -63,6 +63,7 @@ struct AnalyzeReport {
   std::string hand_source;
   std::vector<std::string> finger_names;
   std::vector<std::vector<std::string>> finger_links;
+  std::vector<std::string> finger_tips;  // per finger: the --finger-tips body, "" when none
   std::vector<std::string> dof_names;  // J_H's columns
   int actuated = 0;                    // rank of the actuation the equality constraints let through (actuation.h)
   // Hand structure (hand_structure.h) and actuation (actuation.h).

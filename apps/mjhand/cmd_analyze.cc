@@ -29,8 +29,8 @@ namespace {
 
 const char* kUsage =
     "usage: mjhand analyze MODEL.xml [--keyframe K | --qpos v1,v2,...] [--ctrl u1,u2,... | --ctrl-from-keyframe K]\n"
-    "                     [--settle S] [--object BODY] [--palm BODY] [--fingers B1,B2,...] [--with-wrist]\n"
-    "                     [--palm-contact MODEL] [--force-warning-factor F] [--json] [--linf-max-points N]\n"
+    "                     [--settle S] [--object BODY] [--palm BODY] [--fingers B1,B2,...] [--finger-tips T1,...]\n"
+    "                     [--with-wrist] [--palm-contact MODEL] [--force-warning-factor F] [--json] [--linf-max-points N]\n"
     "\n"
     "Sets the state of MODEL.xml, runs mj_forward and analyses the contacts between the object and the hand:\n"
     "contact frames, grasp matrix G, hand Jacobian J_H, quality measures, mobility, force closure, Ferrari-Canny\n"
@@ -46,6 +46,7 @@ const char* kUsage =
     "  --palm BODY     the palm: its branches are the fingers, the bodies above it the wrist/arm (default:\n"
     "                  inferred, the body where the fingers branch)\n"
     "  --fingers LIST  the finger root bodies (default: the palm's branches, loop-closed subtrees merged)\n"
+    "  --finger-tips LIST  tip bodies, at most one per finger (reported with the fingers)\n"
     "  --with-wrist    the wrist/arm joints (palm and above) become columns of J_H (default: held fixed)\n"
     "  --palm-contact MODEL  contact model of palm contacts: pwof, hf or sf (default: from the contact's condim)\n"
     "  --force-warning-factor F  warn when the contact normal forces exceed F object weights (default 20)\n"
@@ -110,14 +111,15 @@ HandModel structured_hand(const mjModel* m, int object, const ArgReader& r, cons
   try {
     o = hand_structure_options(m, r.get("--palm", ""), r.get("--fingers", ""), r.flag("--with-wrist"), "--palm",
                                "--fingers");
+    add_finger_tips(m, r.get("--finger-tips", ""), o, "--finger-tips");
   } catch (const GraspError& e) {
     throw UsageError(e.what());
   }
   try {
     return infer_hand_structure(m, object, o);
   } catch (const GraspError& e) {
-    if (r.has("--palm") || r.has("--fingers")) {
-      throw UsageError(std::string(r.has("--fingers") ? "--fingers" : "--palm") + ": " + e.what());
+    if (r.has("--palm") || r.has("--fingers") || r.has("--finger-tips")) {
+      throw UsageError(std::string("--palm/--fingers/--finger-tips: ") + e.what());
     }
     throw std::runtime_error(path + ": object '" + mj_name(m, mjOBJ_BODY, object) + "': " + e.what());
   }
@@ -166,7 +168,7 @@ int cmd_analyze(const Args& args) {
   }
   ArgReader r(args,
               {"--keyframe", "--qpos", "--settle", "--object", "--linf-max-points", "--ctrl", "--ctrl-from-keyframe",
-               "--palm", "--fingers", "--palm-contact", "--force-warning-factor"},
+               "--palm", "--fingers", "--finger-tips", "--palm-contact", "--force-warning-factor"},
               {"--json", "--with-wrist"});
   if (r.positional().size() != 1) throw UsageError("expected exactly one MODEL.xml\n" + std::string(kUsage));
   if (r.has("--keyframe") && r.has("--qpos")) throw UsageError("give --keyframe or --qpos, not both");
@@ -235,11 +237,11 @@ int cmd_analyze(const Args& args) {
 
   const Instance* plugin = grasp_instance(instances);
   const int object = choose_object(m.get(), d.get(), r, plugin, rep.object_source);
-  const bool structure_given = r.has("--palm") || r.has("--fingers") || r.has("--with-wrist");
+  const bool structure_given = r.has("--palm") || r.has("--fingers") || r.has("--finger-tips") || r.has("--with-wrist");
   const bool plugin_hand = plugin && !structure_given && grasp_analysis_hand(*plugin->plugin)->object_body == object;
   const HandModel hand = plugin_hand ? *grasp_analysis_hand(*plugin->plugin) : structured_hand(m.get(), object, r, path);
   rep.hand_source = plugin_hand ? "fingers of grasp_analysis instance '" + plugin->name + "'"
-                    : structure_given ? "--palm/--fingers/--with-wrist: " + describe_hand_structure(m.get(), hand)
+                    : structure_given ? "--palm/--fingers/--finger-tips/--with-wrist: " + describe_hand_structure(m.get(), hand)
                                       : "inferred: " + describe_hand_structure(m.get(), hand);
   analyze_grasp(m.get(), d.get(), hand, rep);
   for (const std::string& w : rep.warnings) std::fprintf(stderr, "mjhand analyze: WARNING: %s\n", w.c_str());

@@ -28,7 +28,8 @@ namespace mjhand::cli {
 namespace {
 const char* kUsage =
     "usage: mjhand run MODEL.xml [--duration S] [--out DIR] [--log-every N] [--set I.K=V]... [--set-file F]\n"
-    "                 [--keyframe K | --qpos v1,v2,...] [--palm BODY] [--fingers B1,B2,...] [--with-wrist] [--quiet]\n"
+    "                 [--keyframe K | --qpos v1,v2,...] [--palm BODY] [--fingers B1,B2,...]\n"
+    "                 [--finger-tips T1,...] [--with-wrist] [--quiet]\n"
     "\n"
     "Simulates MODEL.xml with the mjhand plugin instances it declares and reports what happened.\n"
     "  --duration S    simulated time in seconds (default 2)\n"
@@ -41,6 +42,7 @@ const char* kUsage =
     "  --qpos LIST     start from these nq comma-separated joint positions\n"
     "  --palm BODY     the hand's palm (default: the body where the fingers branch; docs/grasp-analysis.md)\n"
     "  --fingers LIST  the hand's finger root bodies (default: the palm's branches)\n"
+    "  --finger-tips LIST  the fingers' tip bodies, at most one per finger\n"
     "  --with-wrist    count the wrist/arm joints (palm and above) as hand joints\n"
     "  --quiet         print only the output paths\n"
     "\n"
@@ -91,11 +93,12 @@ std::string contact_pairs(const mjModel* m, const mjData* d) {
 // --palm/--fingers/--with-wrist: a bad body or structure is a usage error; without them a model with no hand (no
 // joint outside loose bodies) reports why instead of failing.
 HandModel run_hand(const mjModel* m, const ArgReader& r, std::string& line) {
-  const bool given = r.has("--palm") || r.has("--fingers") || r.flag("--with-wrist");
+  const bool given = r.has("--palm") || r.has("--fingers") || r.has("--finger-tips") || r.flag("--with-wrist");
   try {
-    const HandModel h = infer_hand_structure(
-        m, -1, hand_structure_options(m, r.get("--palm", ""), r.get("--fingers", ""), r.flag("--with-wrist"), "--palm",
-                                      "--fingers"));
+    HandStructureOptions o = hand_structure_options(m, r.get("--palm", ""), r.get("--fingers", ""),
+                                                    r.flag("--with-wrist"), "--palm", "--fingers");
+    add_finger_tips(m, r.get("--finger-tips", ""), o, "--finger-tips");
+    const HandModel h = infer_hand_structure(m, -1, o);
     line = (given ? "" : "inferred: ") + describe_hand_structure(m, h);
     return h;
   } catch (const GraspError& e) {
@@ -112,7 +115,8 @@ int cmd_run(const Args& args) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  ArgReader r(args, {"--duration", "--out", "--log-every", "--set-file", "--keyframe", "--qpos", "--palm", "--fingers"},
+  ArgReader r(args, {"--duration", "--out", "--log-every", "--set-file", "--keyframe", "--qpos", "--palm", "--fingers",
+              "--finger-tips"},
               {"--quiet", "--with-wrist"}, {"--set"});
   if (r.has("--keyframe") && r.has("--qpos")) throw UsageError("give --keyframe or --qpos, not both");
   if (r.positional().size() != 1) throw UsageError("expected exactly one MODEL.xml\n" + std::string(kUsage));

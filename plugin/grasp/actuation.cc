@@ -49,6 +49,8 @@ EqualityRows equality_jacobian(const mjModel* m, const mjData* d, const std::vec
   const std::vector<int> col = dof_columns(m, dofs, "equality_jacobian");
   const bool sparse = mj_isSparse(m);
   EqualityRows out;
+  out.J.resize(0, static_cast<Eigen::Index>(dofs.size()));
+  if (dofs.empty()) return out;  // no hand dofs: no row can act on them
   std::vector<Eigen::VectorXd> rows;
   Eigen::VectorXd row(dofs.size());
   for (int i = 0; i < d->nefc; ++i) {

@@ -46,6 +46,7 @@ struct HandModel {
   std::vector<int> wrist_dofs;            // dofs from the base to the palm (wrist, arm, free base); in `dofs` only
                                           // when the caller asked for them
   std::vector<std::vector<int>> finger_roots;  // root bodies per finger (several when loop equalities merge subtrees)
+  std::vector<int> finger_tip;            // per finger: the tip body the user named, -1 when none (or empty)
 
   int num_fingers() const { return static_cast<int>(finger_names.size()); }
   int num_hand_dofs() const { return static_cast<int>(dofs.size()); }

@@ -313,6 +313,17 @@ HandModel infer_hand_structure(const mjModel* m, int object_body, const HandStru
     }
   }
   for (int a = l.palm; a > 0; a = m->body_parentid[a]) mark(a, wrist_dof);
+  h.finger_tip.assign(h.finger_names.size(), -1);
+  for (int tip : options.finger_tips) {
+    check_id(m, tip, "finger tip");
+    const int f = h.finger_of_body[tip];
+    if (f < 0) throw GraspError("finger tip " + label(m, tip) + " lies in no finger of the hand");
+    if (h.finger_tip[f] >= 0) {
+      throw GraspError("finger tips " + label(m, h.finger_tip[f]) + " and " + label(m, tip) + " are both in finger '" +
+                       h.finger_names[f] + "'");
+    }
+    h.finger_tip[f] = tip;
+  }
   if (object_body >= 0 && has_free_joint(m, object_body)) {
     h.object_dof = m->body_dofadr[object_body];
     for (int k = 0; k < 6; ++k) finger_dof[h.object_dof + k] = wrist_dof[h.object_dof + k] = 0;
@@ -324,29 +335,42 @@ HandModel infer_hand_structure(const mjModel* m, int object_body, const HandStru
   return h;
 }
 
+namespace {
+
+int body_by_name(const mjModel* m, const std::string& name, const std::string& origin) {
+  const int id = name.empty() ? -1 : mj_name2id(m, mjOBJ_BODY, name.c_str());
+  if (id < 0) {
+    throw GraspError(origin + ": " + (name.empty() ? std::string("empty body name") : "no body named '" + name + "'") +
+                     " in the model");
+  }
+  if (id == 0) throw GraspError(origin + ": the world body cannot be part of the hand");
+  return id;
+}
+
+std::vector<int> bodies_by_name(const mjModel* m, const std::string& list, const std::string& origin) {
+  std::vector<int> out;
+  size_t start = 0;
+  for (int k = 1; start <= list.size(); ++k) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    out.push_back(body_by_name(m, list.substr(start, comma - start), origin + " (entry " + std::to_string(k) + ")"));
+    start = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+void add_finger_tips(const mjModel* m, const std::string& tips, HandStructureOptions& o, const std::string& origin) {
+  if (!tips.empty()) o.finger_tips = bodies_by_name(m, tips, origin);
+}
+
 HandStructureOptions hand_structure_options(const mjModel* m, const std::string& palm, const std::string& fingers,
                                             bool include_wrist, const std::string& origin_palm,
                                             const std::string& origin_fingers) {
-  auto body = [&](const std::string& name, const std::string& origin) {
-    const int id = name.empty() ? -1 : mj_name2id(m, mjOBJ_BODY, name.c_str());
-    if (id < 0) {
-      throw GraspError(origin + ": " + (name.empty() ? std::string("empty body name") : "no body named '" + name + "'") +
-                       " in the model");
-    }
-    if (id == 0) throw GraspError(origin + ": the world body cannot be part of the hand");
-    return id;
-  };
   HandStructureOptions o;
   o.include_wrist = include_wrist;
-  if (!palm.empty()) o.palm = body(palm, origin_palm);
-  if (!fingers.empty()) {
-    size_t start = 0;
-    for (int k = 1; start <= fingers.size(); ++k) {
-      const size_t comma = std::min(fingers.find(',', start), fingers.size());
-      o.fingers.push_back(body(fingers.substr(start, comma - start), origin_fingers + " (entry " + std::to_string(k) + ")"));
-      start = comma + 1;
-    }
-  }
+  if (!palm.empty()) o.palm = body_by_name(m, palm, origin_palm);
+  if (!fingers.empty()) o.fingers = bodies_by_name(m, fingers, origin_fingers);
   return o;
 }
 
@@ -360,6 +384,9 @@ std::string describe_hand_structure(const mjModel* m, const HandModel& hand) {
   s += "; " + std::to_string(hand.num_fingers()) + " finger(s):";
   for (int k = 0; k < hand.num_fingers(); ++k) {
     s += " " + hand.finger_names[k];
+    if (k < static_cast<int>(hand.finger_tip.size()) && hand.finger_tip[k] >= 0) {
+      s += " (tip " + plain_name(m, hand.finger_tip[k]) + ")";
+    }
     if (k < static_cast<int>(hand.finger_roots.size()) && hand.finger_roots[k].size() > 1) {
       s += " (roots";
       for (int r : hand.finger_roots[k]) s += " " + plain_name(m, r);

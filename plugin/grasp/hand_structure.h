@@ -16,6 +16,7 @@ struct HandStructureOptions {
   int palm = -1;                 // palm body id; -1: the body where the fingers branch
   std::vector<int> fingers;      // finger root body ids; empty: one finger per (loop-merged) branch below the palm
   bool include_wrist = false;    // the wrist/arm dofs (base .. palm) become columns of J_H too
+  std::vector<int> finger_tips;  // optional tip bodies, one per finger (any order; each inside a different finger)
 };
 
 // The hand around `object_body` (-1: no object, e.g. `mjhand run` without one):
@@ -30,7 +31,8 @@ struct HandStructureOptions {
 // - palm_of_body: the palm and the bodies fixed to it (no joint between) that belong to no finger.
 // - dofs: the fingers' dofs and those between the palm and a finger root; wrist_dofs: those of the palm and above
 //   (added to dofs with include_wrist). The object's dofs are never hand dofs.
-// Throws GraspError naming the body for: a bad id, the world or the object (or its subtree) as palm or finger, a
+// - finger_tip: the given tip bodies by finger (-1 where none was given; chains/IK choose their own then).
+// Throws GraspError naming the body for: a bad id, a tip outside every finger or two tips in one finger, the world or the object (or its subtree) as palm or finger, a
 // finger root listed twice or inside another, a finger root outside the given palm's subtree or at/above the palm,
 // a palm with no branch below it, a model with no joint outside the object.
 HandModel infer_hand_structure(const mjModel* m, int object_body, const HandStructureOptions& options = {});
@@ -41,6 +43,11 @@ HandModel infer_hand_structure(const mjModel* m, int object_body, const HandStru
 HandStructureOptions hand_structure_options(const mjModel* m, const std::string& palm, const std::string& fingers,
                                             bool include_wrist, const std::string& origin_palm = "palm",
                                             const std::string& origin_fingers = "fingers");
+
+// Adds tip bodies (comma-separated names, "" for none) to o.finger_tips; unknown names throw GraspError
+// "<origin>: ...".
+void add_finger_tips(const mjModel* m, const std::string& tips, HandStructureOptions& o,
+                     const std::string& origin = "finger_tips");
 
 // One line for reports: "palm 'P', wrist dofs [..], fingers: 'F1' (roots ...), ...".
 std::string describe_hand_structure(const mjModel* m, const HandModel& hand);
