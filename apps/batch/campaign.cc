@@ -95,6 +95,14 @@ Scenario read_scenario(const Field& f, const std::string& base_dir) {
   if (present(key)) s.keyframe = read_value(key);
   const Field object = map.optional("object");
   if (present(object)) s.object = read_string(object);
+  const Field palm = map.optional("palm");
+  if (present(palm)) s.palm = read_string(palm);
+  const Field fingers = map.optional("fingers");
+  if (present(fingers)) s.fingers = read_value(fingers);  // a list of body names, or one comma-separated string
+  const Field tips = map.optional("finger_tips");
+  if (present(tips)) s.finger_tips = read_value(tips);
+  const Field wrist = map.optional("with_wrist");
+  if (present(wrist)) s.with_wrist = read_bool(wrist);
   const Field noise = map.optional("init_noise");
   if (present(noise)) s.init_noise = read_nonnegative(noise);
   const Field ov = map.optional("overrides");
@@ -332,6 +340,11 @@ std::vector<RolloutSpec> expand_campaign(const Campaign& c) {
         h << "mjhand-batch-rollout v1\n" << variant << "\nmodel " << fs::path(s.model_path).filename().string()
           << "\nkeyframe " << s.keyframe << "\nobject " << s.object << "\nnoise " << s.init_noise << "\nseed "
           << seed << "\nduration " << c.duration << "\ntimestep " << c.timestep << "\nsample " << c.sample_period;
+        // Only when given, so that campaigns without them keep their stored results.
+        if (!s.palm.empty()) h << "\npalm " << s.palm;
+        if (!s.fingers.empty()) h << "\nfingers " << s.fingers;
+        if (!s.finger_tips.empty()) h << "\nfinger_tips " << s.finger_tips;
+        if (s.with_wrist) h << "\nwith_wrist";
         for (const auto& [k, v] : params) h << "\nparam " << k << '=' << v;
         r.hash = hash_hex(h.str());
         out.push_back(std::move(r));

@@ -19,6 +19,10 @@ struct Scenario {
   bool scene = false;
   std::string keyframe;    // optional: name or index
   std::string object;      // optional: body whose pose and grasp metrics are reported
+  // Optional hand structure for the grasp metrics (hand_structure.h; default: inferred from the tree): the palm
+  // body, the finger root bodies and tip bodies (comma-joined), and whether the wrist/arm dofs are columns of J_H.
+  std::string palm, fingers, finger_tips;
+  bool with_wrist = false;
   double init_noise = 0;   // half-width of the uniform perturbation of joint qpos [rad or m]
   std::vector<std::pair<std::string, std::string>> overrides;  // INSTANCE.KEY -> value, in file order
 };

@@ -11,6 +11,7 @@
 #include <mjhand/native/instances.h>
 #include <mjhand/native/native_overrides.h>
 #include <mjhand/grasp/grasp_state.h>
+#include <mjhand/grasp/hand_structure.h>
 #include <mjhand/sensors/contact_detection.h>
 #include <mjhand/sensors/grasp_analysis.h>
 
@@ -251,13 +252,20 @@ std::unique_ptr<Variant> compile_variant(const Campaign& c, const RolloutSpec& s
     }
     v->object = choose_object(m, instances, s, err);
     if (!err.empty()) throw std::runtime_error(err);
+    const bool structure_given = !s.palm.empty() || !s.fingers.empty() || !s.finger_tips.empty() || s.with_wrist;
     if (v->object >= 0) {
       try {
-        v->hand = hand_from_moving_roots(m, v->object);
+        HandStructureOptions o = hand_structure_options(m, s.palm, s.fingers, s.with_wrist, "palm", "fingers");
+        add_finger_tips(m, s.finger_tips, o, "finger_tips");
+        v->hand = infer_hand_structure(m, v->object, o);
         v->has_hand = true;
-      } catch (const GraspError&) {
-        v->has_hand = false;  // an object without a hand around it: pose only
+      } catch (const GraspError& e) {
+        // A given palm/fingers that does not fit the model is an error; no hand at all: pose only.
+        if (structure_given) throw std::runtime_error("scenario '" + s.name + "': " + e.what());
+        v->has_hand = false;
       }
+    } else if (structure_given) {
+      throw std::runtime_error("scenario '" + s.name + "': palm/fingers/finger_tips/with_wrist need an object (set object:)");
     }
     v->columns = series_columns(m, v->object, contact_columns(m, instances, *v));
   } catch (const std::exception& e) {

@@ -45,12 +45,12 @@ struct RolloutResult {
   bool has_object = false;
   double object_pose[10] = {0};  // x y z [m], qw qx qy qz, ZYX Euler rz ry rx [rad] of the final state
   bool has_grasp = false;
-  int contacts = 0;        // object-finger contacts in the final state
+  int contacts = 0;        // object-finger and object-palm contacts in the final state
   double sigma_min = 0;    // sigma_min(G) of those contacts
   std::string force_closure;  // "yes", "no" or why undecided
   double normal_force = 0; // sum of the finger contacts' normal forces [N] (MuJoCo's)
   double isotropy = 0;     // sigma_min / sigma_max of G
-  int other_contacts = 0;  // object contacts with anything but a finger (palm, floor, another object)
+  int other_contacts = 0;  // object contacts with anything but a finger or the palm (floor, another object)
   std::string contact_signals;   // channels whose signal is 1 in the final state, space-separated
   std::string contact_sequence;  // "NAME@T" per channel in order of its first signal (T [s], %.4f), space-separated
   std::string series;      // CSV header line + rows (no comment lines)

@@ -53,6 +53,15 @@ App::App(const Options& options) : opt_(options) {
   ui_.overlays.manip_ellipsoid = opt_.ellipsoid;
   ui_.epsilon = opt_.epsilon;
   if (!opt_.object.empty()) GraspMonitor check(s.m(), opt_.object);  // unknown --object fails here, by name
+  ui_.palm = opt_.palm;
+  ui_.fingers = opt_.fingers;
+  ui_.with_wrist = opt_.with_wrist;
+  ui_.finger_tips = opt_.finger_tips;
+  try {  // unknown --palm / --fingers bodies fail here, by name
+    GraspMonitor(s.m(), "").set_hand_structure(s.m(), opt_.palm, opt_.fingers, opt_.with_wrist, opt_.finger_tips);
+  } catch (const GraspError& e) {
+    throw UsageError(e.what());
+  }
   ui_.rebuild_for_model();
   for (const std::string& text : opt_.plots) {
     bool any = false;

@@ -27,6 +27,14 @@ GraspMonitor::GraspMonitor(const mjModel* m, const std::string& forced_object) {
   }
 }
 
+void GraspMonitor::set_hand_structure(const mjModel* m, const std::string& palm, const std::string& fingers,
+                                      bool with_wrist, const std::string& finger_tips) {
+  structure_ = hand_structure_options(m, palm, fingers, with_wrist, "--palm", "--fingers");
+  add_finger_tips(m, finger_tips, structure_, "--finger-tips");
+  structure_given_ = !palm.empty() || !fingers.empty() || with_wrist || !finger_tips.empty();
+  built_for_ = -2;  // rebuild at the next update
+}
+
 int GraspMonitor::choose_object(const mjModel* m, const mjData* d, const InstanceList* instances, std::string& source) const {
   if (forced_ > 0) {
     source = "--object";
@@ -72,7 +80,8 @@ void GraspMonitor::rebuild(const mjModel* m, int object, const InstanceList* ins
         if (h && h->object_body == object) from_plugin = h;
       }
     }
-    hand_ = std::make_unique<HandModel>(from_plugin ? *from_plugin : hand_from_moving_roots(m, object));
+    hand_ = std::make_unique<HandModel>(from_plugin && !structure_given_ ? *from_plugin
+                                                                         : infer_hand_structure(m, object, structure_));
     data_ = std::make_unique<GraspData>(m, *hand_, 64);
   } catch (const std::exception& e) {
     build_error_ = e.what();

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include <mjhand/grasp/hand_structure.h>
 #include <mjhand/grasp/contact_frames.h>
 #include <mjhand/grasp/grasp_state.h>
 #include <mjhand/native/instances.h>
@@ -42,6 +43,10 @@ class GraspMonitor {
   // forced_object: body name from --object ("" = choose automatically each update); throws std::runtime_error
   // when that body does not exist.
   GraspMonitor(const mjModel* m, const std::string& forced_object);
+  // --palm/--fingers/--with-wrist (hand_structure.h): the hand of the metrics instead of the grasp_analysis
+  // instance's or the inferred one. Throws GraspError naming an unknown body; structural errors show in the box.
+  void set_hand_structure(const mjModel* m, const std::string& palm, const std::string& fingers, bool with_wrist,
+                          const std::string& finger_tips = "");
   // Recomputes the metrics from d (after mj_step / mj_forward). instances may be null. epsilon: also run the (slower)
   // wrench-space hull.
   void update(const mjModel* m, const mjData* d, const InstanceList* instances, bool epsilon);
@@ -54,6 +59,8 @@ class GraspMonitor {
   void rebuild(const mjModel* m, int object, const InstanceList* instances);
 
   int forced_ = -1;
+  HandStructureOptions structure_;
+  bool structure_given_ = false;
   int built_for_ = -2;
   std::string build_error_;
   std::unique_ptr<HandModel> hand_;

@@ -18,6 +18,10 @@ flags:
   --set INSTANCE.KEY=VALUE change a plugin key before attaching (repeatable), like `mjhand run --set`
   --object BODY            body whose grasp the metrics box analyses (default: the grasp_analysis instance's
                            object, else the free body with the most contacts)
+  --palm BODY              the palm of the grasp box's hand (default: the body where the fingers branch)
+  --fingers B1,B2,...      its finger root bodies (default: the palm's branches, loop-closed subtrees merged)
+  --finger-tips T1,T2,...  the fingers' tip bodies, at most one per finger
+  --with-wrist             the wrist/arm joints (palm and above) count as hand joints of J_H
   --speed S                simulated seconds per wall-clock second (default 1)
   --paused                 start paused
   --cones                  show friction cones from the start
@@ -83,6 +87,14 @@ Options parse_options(int argc, char** argv) {
       o.sets.push_back(value());
     } else if (a == "--object") {
       o.object = value();
+    } else if (a == "--palm") {
+      o.palm = value();
+    } else if (a == "--fingers") {
+      o.fingers = value();
+    } else if (a == "--finger-tips") {
+      o.finger_tips = value();
+    } else if (a == "--with-wrist") {
+      o.with_wrist = true;
     } else if (a == "--speed") {
       o.speed = number(a, value(), 1e-4, 1e4);
     } else if (a == "--paused") {

@@ -16,6 +16,10 @@ struct Options {
   std::string model;
   std::string keyframe;          // --keyframe NAME|INDEX
   std::string object;            // --object BODY
+  std::string palm;              // --palm BODY (hand structure of the grasp box; default inferred)
+  std::string fingers;           // --fingers B1,B2,... finger root bodies
+  std::string finger_tips;       // --finger-tips T1,T2,... tip bodies
+  bool with_wrist = false;       // --with-wrist: wrist/arm joints as columns of J_H
   std::vector<std::string> sets; // --set INSTANCE.KEY=VALUE
   std::string screenshot;        // --screenshot OUT.png: headless mode
   double time = 0;               // --time T [s] simulated before the headless screenshot

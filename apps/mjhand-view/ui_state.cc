@@ -14,6 +14,11 @@ void UiState::rebuild_for_model() {
     grasp = std::make_unique<GraspMonitor>(m, "");
     say(std::string(e.what()) + "; choosing the object automatically", true);
   }
+  try {
+    grasp->set_hand_structure(m, palm, fingers, with_wrist, finger_tips);
+  } catch (const std::exception& e) {  // a reloaded model without those bodies
+    say(std::string(e.what()) + "; inferring the hand instead", true);
+  }
   targets = std::make_unique<FingerTargets>(m);
   for (size_t k = 0; k < targets->fingers().size(); ++k) targets->read_current(m, session->d(), static_cast<int>(k));
   plots.rebuild(m, &session->instances());

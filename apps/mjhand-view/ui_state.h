@@ -22,6 +22,8 @@ struct UiState {
   PlotSet plots;
   OverlayFlags overlays;
   std::string object_name;  // --object, kept for reloads
+  std::string palm, fingers, finger_tips;  // --palm, --fingers, --finger-tips, kept for reloads
+  bool with_wrist = false;    // --with-wrist
   bool epsilon = false;     // compute Ferrari-Canny epsilon in the metrics box (slower)
   bool show_panels = true;
   bool reload_requested = false;

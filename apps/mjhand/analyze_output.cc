@@ -104,7 +104,8 @@ std::string format_report_text(const AnalyzeReport& r) {
     o << "the model's qpos0";
   }
   if (r.settle_steps > 0) o << ", settled " << t.num(r.settle_s, "settle") << " s (" << r.settle_steps << " steps)";
-  o << ", t = " << t.num(r.time, "time") << " s\n";
+  o << ", t = " << t.num(r.time, "time") << " s; ctrl from " << r.ctrl_source << " " << t.vec(
+      Eigen::Map<const Eigen::VectorXd>(r.ctrl.data(), static_cast<Eigen::Index>(r.ctrl.size())), "ctrl") << "\n";
   o << "object: '" << r.object_name << "' (body " << r.object << ", " << (r.object_free ? "free joint" : "no free joint")
     << ", mass " << t.num(r.object_mass, "mass") << " kg, centre " << t.vec(r.object_center, "centre") << " m; "
     << r.object_source << ")\n";
@@ -113,7 +114,33 @@ std::string format_report_text(const AnalyzeReport& r) {
   for (size_t f = 0; f < r.finger_names.size(); ++f) {
     o << "  finger " << r.finger_names[f] << ":";
     for (const std::string& l : r.finger_links[f]) o << " " << l;
+    if (!r.finger_tips[f].empty()) o << " (tip " << r.finger_tips[f] << ")";
     o << "\n";
+  }
+  if (!r.palm.empty()) {
+    o << "  palm:";
+    for (const std::string& l : r.palm_links) o << " " << l;
+    o << "\n";
+  }
+  if (!r.wrist_dofs.empty()) {
+    o << "  wrist/arm dofs" << (r.wrist_in_JH ? " (in J_H, --with-wrist):" : " (held fixed, not in J_H):");
+    for (const std::string& w : r.wrist_dofs) o << " " << w;
+    o << "\n";
+  }
+  {
+    const HandActuation& a = r.actuation;
+    o << "actuation: " << a.output_names.size() << " actuator force output(s), " << a.outputs.size()
+      << " acting on the hand's dofs:";
+    for (int k : a.outputs) o << " " << a.output_names[k];
+    o << "\n  transmission A (" << a.A.rows() << " x " << a.outputs.size()
+      << ", hand dofs x actuators on them; qfrc_actuator = A actuator_force):\n";
+    Eigen::MatrixXd used(a.A.rows(), static_cast<Eigen::Index>(a.outputs.size()));
+    for (size_t k = 0; k < a.outputs.size(); ++k) used.col(static_cast<Eigen::Index>(k)) = a.A.col(a.outputs[k]);
+    t.matrix(o, used, "A");
+    o << "  equality constraints on the hand: " << a.Jeq.rows() << " row(s) (";
+    for (size_t k = 0; k < r.eq_row_names.size(); ++k) o << (k ? " " : "") << r.eq_row_names[k];
+    o << "), rank " << a.rank_Jeq << "; joint mobility " << a.joint_mobility << ", actuated " << a.actuated << "\n";
+    if (a.Jeq.rows() > 0) t.matrix(o, a.Jeq, "J_eq");
   }
 
   o << "\ncontacts: " << r.contacts.size() << " between the object and the hand";
@@ -178,7 +205,7 @@ std::string format_report_text(const AnalyzeReport& r) {
     o << "mobility: Grubler " << mo.grubler << ", instantaneous " << mo.instantaneous << ", actuated " << mo.actuated
       << ", actuation redundancy " << mo.actuation_redundancy << "; internal forces dim " << mo.internal_forces
       << ", unresisted object motions " << mo.indeterminate << ", redundant finger motions " << mo.redundant_motions
-      << "\n";
+      << "; loop/coupling rows " << mo.constraint_rows << ", joint mobility " << mo.joint_mobility << "\n";
 
     o << "force closure (linearised cones, " << WrenchSpaceOptions{}.cone_edges << " edges): " << yes_no(r.eps_l1.force_closure()) << "\n";
     for (const auto& [name, e] : {std::pair<const char*, const EpsilonResult*>{"L1", &r.eps_l1}, {"L-inf", &r.eps_linf}}) {
@@ -203,6 +230,9 @@ std::string format_report_text(const AnalyzeReport& r) {
       o << "    sum f_n = " << t.num(f.total_normal_force, "total normal force") << " N, |G lambda + W| = "
         << t.num(f.wrench_residual, "residual") << ", min cone margin " << t.num(f.min_cone_margin, "margin") << " N\n";
       o << "    joint torques J_H^T lambda = " << t.vec(r.tau_optimal, "tau") << "\n";
+      o << "    actuator forces f (A f = J_H^T lambda - J_eq^T mu) = " << t.vec(r.actuator_optimal.f, "f") << "\n";
+      o << "    |unresisted torque| = " << t.num(r.actuator_optimal.residual_norm, "unresisted torque")
+        << (r.actuator_optimal.resisted ? " (held)" : " (not held by the actuators and constraints)") << "\n";
     }
 
     const RobustnessSection& rb = r.robustness;
@@ -237,6 +267,11 @@ std::string format_report_text(const AnalyzeReport& r) {
       t.matrix(o, r.KO, "K_O");
     }
   }
+
+  o << "\nload: contact normal forces " << t.num(r.contact_normal_force, "contact normal force") << " N = "
+    << t.num(r.weight > 0 ? r.contact_normal_force / r.weight : 0.0, "force ratio") << " x the weight "
+    << t.num(r.weight, "weight") << " N (warning above " << t.num(r.force_warning_factor, "factor") << " x)\n";
+  for (const std::string& w : r.warnings) o << "WARNING: " << w << "\n";
 
   std::vector<std::string> notes = r.notes;
   for (const std::string& w : t.non_finite) notes.push_back(w + " is not finite: printed as n/a");
@@ -285,6 +320,8 @@ std::string format_report_json(const AnalyzeReport& r) {
   j.field("settle_s", r.settle_s);
   j.field("settle_steps", static_cast<int>(r.settle_steps));
   j.field("time_s", r.time);
+  j.field("ctrl_source", r.ctrl_source);
+  j.vector("ctrl", Eigen::Map<const Eigen::VectorXd>(r.ctrl.data(), static_cast<Eigen::Index>(r.ctrl.size())));
   j.end_object();
 
   j.key("object");
@@ -306,12 +343,37 @@ std::string format_report_json(const AnalyzeReport& r) {
     j.begin_object();
     j.field("name", r.finger_names[f]);
     j.strings("links", r.finger_links[f]);
+    j.key("tip");
+    r.finger_tips[f].empty() ? j.null() : j.value(r.finger_tips[f]);
     j.end_object();
   }
   j.end_array();
   j.strings("dofs", r.dof_names);
   j.field("actuated", r.actuated);
+  j.key("palm");
+  r.palm.empty() ? j.null() : j.value(r.palm);
+  j.strings("palm_links", r.palm_links);
+  j.strings("wrist_dofs", r.wrist_dofs);
+  j.field("wrist_in_JH", r.wrist_in_JH);
   j.end_object();
+
+  {
+    const HandActuation& a = r.actuation;
+    j.key("actuation");
+    j.begin_object();
+    j.strings("actuators", a.output_names);
+    std::vector<std::string> on_hand;
+    for (int k : a.outputs) on_hand.push_back(a.output_names[k]);
+    j.strings("actuators_on_hand", on_hand);
+    j.matrix("A", a.A);
+    j.matrix("Jeq", a.Jeq);
+    j.strings("Jeq_equalities", r.eq_row_names);
+    j.field("constraint_rows", a.constraint_rows);
+    j.field("rank_Jeq", a.rank_Jeq);
+    j.field("joint_mobility", a.joint_mobility);
+    j.field("actuated", a.actuated);
+    j.end_object();
+  }
 
   j.vector("reference_m", r.reference);
   j.key("contacts");
@@ -406,6 +468,8 @@ std::string format_report_json(const AnalyzeReport& r) {
     j.field("internal_forces", mo.internal_forces);
     j.field("indeterminate", mo.indeterminate);
     j.field("redundant_motions", mo.redundant_motions);
+    j.field("constraint_rows", mo.constraint_rows);
+    j.field("joint_mobility", mo.joint_mobility);
     j.end_object();
 
     j.field("force_closure", r.eps_l1.force_closure());
@@ -439,6 +503,10 @@ std::string format_report_json(const AnalyzeReport& r) {
     j.field("wrench_residual", f.wrench_residual);
     j.field("min_cone_margin_N", f.min_cone_margin);
     j.vector("joint_torques", r.tau_optimal);
+    j.vector("actuator_forces", r.actuator_optimal.f);
+    j.vector("constraint_forces", r.actuator_optimal.mu);
+    j.vector("unresisted_torque", r.actuator_optimal.residual);
+    j.field("actuators_hold", r.actuator_optimal.resisted);
     j.field("message", f.message);
     j.end_object();
 
@@ -491,6 +559,15 @@ std::string format_report_json(const AnalyzeReport& r) {
       j.null();
     }
   }
+
+  j.key("load");
+  j.begin_object();
+  j.field("contact_normal_force_N", r.contact_normal_force);
+  j.field("weight_N", r.weight);
+  j.field("ratio", r.weight > 0 ? r.contact_normal_force / r.weight : 0.0);
+  j.field("warning_factor", r.force_warning_factor);
+  j.end_object();
+  j.strings("warnings", r.warnings);
 
   std::vector<std::string> notes = r.notes;
   int unbounded_axes = 0;  // expected values, one note for all of them

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 
 #include <mjhand/grasp/contact_robustness.h>
 #include <mjhand/grasp/grasp_matrix.h>
@@ -24,18 +26,7 @@ std::string dof_name(const mjModel* m, int dof) {
   return ndof == 1 ? name : name + "[" + std::to_string(dof - m->jnt_dofadr[j]) + "]";
 }
 
-// Actuators with a joint transmission on one of the hand's dofs: the "actuated" count of the mobility analysis.
-int count_actuated(const mjModel* m, const HandModel& hand) {
-  int n = 0;
-  for (int a = 0; a < m->nu; ++a) {
-    if (m->actuator_trntype[a] != mjTRN_JOINT && m->actuator_trntype[a] != mjTRN_JOINTINPARENT) continue;
-    const int dof = m->jnt_dofadr[m->actuator_trnid[2 * a]];
-    if (std::find(hand.dofs.begin(), hand.dofs.end(), dof) != hand.dofs.end()) ++n;
-  }
-  return n;
-}
-
-void describe_hand(const mjModel* m, const HandModel& hand, AnalyzeReport& r) {
+void describe_hand(const mjModel* m, const mjData* d, const HandModel& hand, AnalyzeReport& r) {
   r.finger_names = hand.finger_names;
   r.finger_links.assign(hand.num_fingers(), {});
   for (int b = 0; b < m->nbody; ++b) {
@@ -44,7 +35,24 @@ void describe_hand(const mjModel* m, const HandModel& hand, AnalyzeReport& r) {
   }
   r.dof_names.clear();
   for (int v : hand.dofs) r.dof_names.push_back(dof_name(m, v));
-  r.actuated = count_actuated(m, hand);
+  r.finger_tips.assign(hand.num_fingers(), "");
+  for (size_t k = 0; k < hand.finger_tip.size() && k < r.finger_tips.size(); ++k) {
+    if (hand.finger_tip[k] >= 0) r.finger_tips[k] = mj_name(m, mjOBJ_BODY, hand.finger_tip[k]);
+  }
+  r.palm = hand.palm_body > 0 ? mj_name(m, mjOBJ_BODY, hand.palm_body) : "";
+  r.palm_links.clear();
+  for (int b = 0; b < m->nbody; ++b) {
+    if (hand.is_palm(b)) r.palm_links.push_back(mj_name(m, mjOBJ_BODY, b));
+  }
+  r.wrist_dofs.clear();
+  for (int v : hand.wrist_dofs) r.wrist_dofs.push_back(dof_name(m, v));
+  r.wrist_in_JH = !hand.wrist_dofs.empty() &&
+                  std::find(hand.dofs.begin(), hand.dofs.end(), hand.wrist_dofs[0]) != hand.dofs.end();
+  // Every transmission (joint, tendon, site, ...) and the loop/coupling equalities (actuation.h).
+  r.actuation = hand_actuation(m, d, hand.dofs);
+  r.eq_row_names.clear();
+  for (int e : r.actuation.eq_row_equality) r.eq_row_names.push_back(mj_name(m, mjOBJ_EQUALITY, e));
+  r.actuated = r.actuation.actuated;
 }
 
 // Contacts on the object that collect_contacts leaves out, each with the reason.
@@ -60,9 +68,9 @@ void list_ignored(const mjModel* m, const mjData* d, const HandModel& hand, Anal
     ig.object_geom = mj_name(m, mjOBJ_GEOM, obj1 ? c.geom[0] : c.geom[1]);
     ig.other_geom = mj_name(m, mjOBJ_GEOM, other_geom);
     ig.other_body = mj_name(m, mjOBJ_BODY, other_body);
-    if (!hand.in_hand(other_body)) {
+    if (!hand.in_hand(other_body) && !hand.is_palm(other_body)) {
       ig.reason = other_body == 0 || m->body_weldid[other_body] == 0
-                      ? "body '" + ig.other_body + "' is static and belongs to no finger (table, palm or world)"
+                      ? "body '" + ig.other_body + "' is static and belongs to no finger and not to the palm (table or world)"
                       : "body '" + ig.other_body + "' belongs to no finger";
     } else if (c.dist > 0) {
       ig.reason = "within the contact margin but not touching (dist > 0): carries no force";
@@ -70,6 +78,31 @@ void list_ignored(const mjModel* m, const mjData* d, const HandModel& hand, Anal
       continue;  // a grasp contact
     }
     r.ignored.push_back(ig);
+  }
+}
+
+// Sum of MuJoCo's normal forces on the grasp against the object's weight: far above it means the actuators squeeze
+// the object (servos blocked by it, or fighting a --qpos pose their ctrl does not hold).
+void check_load(const std::vector<Contact>& contacts, const Eigen::VectorXd& lambda, const Eigen::Vector3d& g,
+                AnalyzeReport& r) {
+  r.weight = r.object_mass * g.norm();
+  r.contact_normal_force = 0;
+  int row = 0;
+  for (const Contact& c : contacts) {
+    r.contact_normal_force += std::max(0.0, lambda(row));
+    row += contact_rows(c.model);
+  }
+  if (r.weight > 0 && r.contact_normal_force > r.force_warning_factor * r.weight) {
+    char msg[512];
+    std::snprintf(msg, sizeof(msg),
+                  "the contact normal forces sum to %.3g N, %.3g times the object's weight %.3g N (warning factor "
+                  "%g): the actuators press far harder than holding the object needs%s",
+                  r.contact_normal_force, r.contact_normal_force / r.weight, r.weight, r.force_warning_factor,
+                  r.ctrl_source == "zero" && !r.ctrl.empty()
+                      ? "; ctrl is 0 (--qpos sets no ctrl), so position servos pull against the given pose: pass "
+                        "--ctrl or --ctrl-from-keyframe"
+                      : " (position servos blocked by the object push up to their force limit)");
+    r.warnings.push_back(msg);
   }
 }
 
@@ -128,7 +161,12 @@ void analyze_grasp(const mjModel* m, const mjData* d, const HandModel& hand, Ana
   r.object_free = hand.object_dof >= 0;
   r.object_mass = m->body_subtreemass[obj];
   r.object_center = object_center(d, hand);
-  describe_hand(m, hand, r);
+  describe_hand(m, d, hand, r);
+  r.ctrl.assign(d->ctrl, d->ctrl + m->nu);
+  if (r.state_source == "qpos" && r.ctrl_source == "zero" && m->nu > 0) {
+    r.notes.push_back("ctrl is 0: --qpos sets no actuator controls, so position servos pull toward their zero target, "
+                      "not toward the given pose (pass --ctrl or --ctrl-from-keyframe)");
+  }
   if (!r.object_free) {
     r.notes.push_back("the object '" + r.object_name +
                       "' has no free joint (it is welded or jointed, so it does not move freely in the simulation); "
@@ -139,9 +177,11 @@ void analyze_grasp(const mjModel* m, const mjData* d, const HandModel& hand, Ana
   // Contacts, grouped by finger so that J_H comes out block-diagonal.
   std::vector<Contact> contacts;
   contacts.reserve(std::max(d->ncon, 1));
-  collect_contacts(m, d, hand, contacts);
+  collect_contacts(m, d, hand, contacts, r.contact_options);
+  // Palm contacts (finger -1) after the fingers'.
+  auto order = [](const Contact& c) { return c.finger < 0 ? std::numeric_limits<int>::max() : c.finger; };
   std::stable_sort(contacts.begin(), contacts.end(),
-                   [](const Contact& a, const Contact& b) { return a.finger < b.finger; });
+                   [&](const Contact& a, const Contact& b) { return order(a) < order(b); });
   list_ignored(m, d, hand, r);
   if (!r.ignored.empty()) {
     r.notes.push_back(std::to_string(r.ignored.size()) +
@@ -151,7 +191,7 @@ void analyze_grasp(const mjModel* m, const mjData* d, const HandModel& hand, Ana
   for (const Contact& c : contacts) {
     ReportContact rc;
     rc.contact = c;
-    rc.finger = hand.finger_names[c.finger];
+    rc.finger = c.finger >= 0 ? hand.finger_names[c.finger] : "palm";
     rc.link = mj_name(m, mjOBJ_BODY, c.hand_body);
     rc.hand_geom = mj_name(m, mjOBJ_GEOM, c.hand_geom);
     rc.object_geom = mj_name(m, mjOBJ_GEOM, c.object_geom);
@@ -183,7 +223,7 @@ void analyze_grasp(const mjModel* m, const mjData* d, const HandModel& hand, Ana
     r.force_ellipsoid = force_manipulability(r.G, r.JH, I);
     r.ellipsoids = true;
   }
-  r.mobility = hand_object_mobility(contacts, r.G, r.JH, r.actuated);
+  r.mobility = hand_object_mobility(contacts, r.G, r.JH, r.actuation.Jeq, r.actuation.constraint_rows, r.actuated);
   if (r.mobility.rank_G < 6) {
     r.notes.push_back("rank G = " + std::to_string(r.mobility.rank_G) + " < 6: the " + std::to_string(contacts.size()) +
                       " contact(s) cannot resist every object wrench (" + std::to_string(6 - r.mobility.rank_G) +
@@ -201,11 +241,18 @@ void analyze_grasp(const mjModel* m, const mjData* d, const HandModel& hand, Ana
 
   Eigen::VectorXd lambda_mj(rows);
   mujoco_contact_forces(m, d, contacts, lambda_mj);
+  check_load(contacts, lambda_mj, g, r);
   r.mujoco_wrench = balanced_wrench(r.G, lambda_mj);
   r.min_norm = min_norm_forces(contacts, r.G, r.gravity);
   r.optimal = optimal_forces(contacts, r.G, r.gravity);
   r.tau_optimal = Eigen::VectorXd::Zero(r.JH.cols());
   if (r.optimal.lambda.size() == rows) joint_torques(r.JH, r.optimal.lambda, r.tau_optimal);
+  r.actuator_optimal = actuator_statics(r.actuation, r.tau_optimal);
+  if (r.optimal.ok() && !r.actuator_optimal.resisted) {
+    r.notes.push_back("the actuators and equality constraints cannot hold the optimal joint torques J_H^T lambda: "
+                      "|unresisted torque| = " + std::to_string(r.actuator_optimal.residual_norm) +
+                      " (underactuated directions; see actuation.unresisted_torque)");
+  }
   if (!r.optimal.ok()) {
     r.notes.push_back(std::string("no admissible force distribution holds the object against gravity: ") +
                       (r.optimal.message.empty() ? to_string(r.optimal.status) : r.optimal.message));

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <mjhand/grasp/actuation.h>
 #include <mjhand/grasp/contact_frames.h>
 #include <mjhand/grasp/force_closure_cost.h>
 #include <mjhand/grasp/force_optimization.h>
@@ -78,8 +79,25 @@ struct AnalyzeReport {
   std::string hand_source;
   std::vector<std::string> finger_names;
   std::vector<std::vector<std::string>> finger_links;
+  std::vector<std::string> finger_tips;  // per finger: the --finger-tips body, "" when none
   std::vector<std::string> dof_names;  // J_H's columns
-  int actuated = 0;                    // joint actuators on hand dofs
+  int actuated = 0;                    // rank of the actuation the equality constraints let through (actuation.h)
+  // Hand structure (hand_structure.h) and actuation (actuation.h).
+  std::string palm;                        // palm body, "" when there is none
+  std::vector<std::string> palm_links;     // the palm and the bodies fixed to it
+  std::vector<std::string> wrist_dofs;     // dofs of the palm and above (wrist, arm, free base)
+  bool wrist_in_JH = false;                // --with-wrist: they are columns of J_H
+  HandActuation actuation;                 // A (n x nout), J_eq and the counts on J_H's dofs
+  std::vector<std::string> eq_row_names;   // equality name per row of actuation.Jeq
+  ActuatorStatics actuator_optimal;        // actuator forces f holding tau_optimal: A f = tau - J_eq^T mu
+  ContactOptions contact_options;          // input: e.g. the palm contacts' model (--palm-contact)
+  // Control and load check.
+  std::string ctrl_source = "zero";        // "zero", "keyframe", "--ctrl", "--ctrl-from-keyframe"
+  std::vector<double> ctrl;                // d->ctrl at the analysed state
+  double force_warning_factor = 20;        // warn when the contact normal forces exceed this many object weights
+  double contact_normal_force = 0;         // sum of MuJoCo's normal forces over the grasp contacts [N]
+  double weight = 0;                       // |object mass * gravity| [N]
+  std::vector<std::string> warnings;       // printed on stderr too
 
   // The grasp.
   Eigen::Vector3d reference = Eigen::Vector3d::Zero();  // moment reference of G and the wrenches [m, world]

@@ -17,11 +17,12 @@
 #include "model_state.h"
 #include "commands.h"
 #include <mjhand/grasp/grasp_statics.h>
+#include <mjhand/grasp/hand_structure.h>
 #include <mjhand/grasp/stiffness.h>
 #include <mjhand/host/config.h>
-#include <mjhand/native/instances.h>
 #include <mjhand/io/model_io.h>
 #include <mjhand/io/sim_monitor.h>
+#include <mjhand/native/instances.h>
 #include <mjhand/parallel/grasp_equivalence.h>
 #include <mjhand/sensors/grasp_analysis.h>
 
@@ -30,8 +31,10 @@ namespace mjhand::cli {
 namespace {
 
 const char* kUsage =
-    "usage: mjhand analyze MODEL.xml [--keyframe K | --qpos v1,v2,...] [--settle S] [--object BODY] [--json]\n"
-    "                     [--linf-max-points N] [--contact-stiffness KN[,KT[,KR]]] [--joint-stiffness KQ]\n"
+    "usage: mjhand analyze MODEL.xml [--keyframe K | --qpos v1,v2,...] [--ctrl u1,u2,... | --ctrl-from-keyframe K]\n"
+    "                     [--settle S] [--object BODY] [--palm BODY] [--fingers B1,B2,...] [--finger-tips T1,...]\n"
+    "                     [--with-wrist] [--palm-contact MODEL] [--force-warning-factor F] [--json] [--linf-max-points N]\n"
+    "                     [--contact-stiffness KN[,KT[,KR]]] [--joint-stiffness KQ]\n"
     "\n"
     "Sets the state of MODEL.xml, runs mj_forward and analyses the contacts between the object and the hand:\n"
     "contact frames, grasp matrix G, hand Jacobian J_H, quality measures, mobility, force closure, Ferrari-Canny\n"
@@ -39,9 +42,18 @@ const char* kUsage =
     "parallel-manipulator Jacobians. The model's mjhand plugins run while settling.\n"
     "  --keyframe K    start from keyframe K (name or index)\n"
     "  --qpos LIST     start from these nq comma-separated joint positions (instead of a keyframe)\n"
+    "  --ctrl LIST     set the nu actuator controls (a keyframe sets its own ctrl; --qpos alone leaves ctrl 0)\n"
+    "  --ctrl-from-keyframe K  take ctrl from keyframe K (e.g. with --qpos)\n"
     "  --settle S      simulate S seconds first so that the contacts settle (default 0)\n"
     "  --object BODY   the grasped body (default: the object of the model's grasp_analysis plugin, else the only\n"
     "                  free-jointed body that touches something)\n"
+    "  --palm BODY     the palm: its branches are the fingers, the bodies above it the wrist/arm (default:\n"
+    "                  inferred, the body where the fingers branch)\n"
+    "  --fingers LIST  the finger root bodies (default: the palm's branches, loop-closed subtrees merged)\n"
+    "  --finger-tips LIST  tip bodies, at most one per finger (reported with the fingers)\n"
+    "  --with-wrist    the wrist/arm joints (palm and above) become columns of J_H (default: held fixed)\n"
+    "  --palm-contact MODEL  contact model of palm contacts: pwof, hf or sf (default: from the contact's condim)\n"
+    "  --force-warning-factor F  warn when the contact normal forces exceed F object weights (default 20)\n"
     "  --json          print JSON (schema in docs/analyze.md) instead of text\n"
     "  --linf-max-points N  compute the L-infinity epsilon only up to N Minkowski-sum points (default 10000,\n"
     "                  about 2 s; 4 soft-finger contacts need 83521)\n"
@@ -50,7 +62,7 @@ const char* kUsage =
     "                  [N m/rad]; without it the contacts are rigid\n"
     "  --joint-stiffness KQ  the same with every hand joint of stiffness KQ [N m/rad or N/m]; without it rigid\n"
     "Exit status: 0 analysed (also degenerate grasps: see the notes), 1 model or simulation error,\n"
-    "2 bad command line (unknown option, keyframe or object, wrong qpos length).\n";
+    "2 bad command line (unknown option, keyframe, object or hand body, wrong qpos or ctrl length).\n";
 
 // The first grasp_analysis instance of the model, if any.
 const Instance* grasp_instance(const InstanceList& instances) {
@@ -100,13 +112,32 @@ int choose_object(const mjModel* m, const mjData* d, const ArgReader& args, cons
                              " free bodies touch something (" + names.substr(1) + "); pass --object BODY");
 }
 
-// hand_from_moving_roots, with the model and object named in the error.
-HandModel default_hand(const mjModel* m, int object, const std::string& path) {
+// The hand structure from --palm/--fingers/--with-wrist (infer_hand_structure): a bad body name or structure is a
+// usage error naming the option; no hand at all a model error.
+HandModel structured_hand(const mjModel* m, int object, const ArgReader& r, const std::string& path) {
+  HandStructureOptions o;
   try {
-    return hand_from_moving_roots(m, object);
+    o = hand_structure_options(m, r.get("--palm", ""), r.get("--fingers", ""), r.flag("--with-wrist"), "--palm",
+                               "--fingers");
+    add_finger_tips(m, r.get("--finger-tips", ""), o, "--finger-tips");
   } catch (const GraspError& e) {
+    throw UsageError(e.what());
+  }
+  try {
+    return infer_hand_structure(m, object, o);
+  } catch (const GraspError& e) {
+    if (r.has("--palm") || r.has("--fingers") || r.has("--finger-tips")) {
+      throw UsageError(std::string("--palm/--fingers/--finger-tips: ") + e.what());
+    }
     throw std::runtime_error(path + ": object '" + mj_name(m, mjOBJ_BODY, object) + "': " + e.what());
   }
+}
+
+ContactModel parse_contact_model(const std::string& s) {
+  if (s == "pwof" || s == "frictionless") return ContactModel::kFrictionlessPoint;
+  if (s == "hf" || s == "hard") return ContactModel::kHardFinger;
+  if (s == "sf" || s == "soft") return ContactModel::kSoftFinger;
+  throw UsageError("--palm-contact: unknown contact model '" + s + "' (pwof, hf or sf)");
 }
 
 // Borras & Dollar section 2.3, choice (b): reciprocal screws along n, t, o at each contact, J_Theta from MuJoCo's own
@@ -187,11 +218,16 @@ int cmd_analyze(const Args& args) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  ArgReader r(args, {"--keyframe", "--qpos", "--settle", "--object", "--linf-max-points", "--contact-stiffness",
-                     "--joint-stiffness"},
-              {"--json"});
+  ArgReader r(args,
+              {"--keyframe", "--qpos", "--settle", "--object", "--linf-max-points", "--ctrl", "--ctrl-from-keyframe",
+               "--palm", "--fingers", "--finger-tips", "--palm-contact", "--force-warning-factor",
+               "--contact-stiffness", "--joint-stiffness"},
+              {"--json", "--with-wrist"});
   if (r.positional().size() != 1) throw UsageError("expected exactly one MODEL.xml\n" + std::string(kUsage));
   if (r.has("--keyframe") && r.has("--qpos")) throw UsageError("give --keyframe or --qpos, not both");
+  if (r.has("--ctrl") && r.has("--ctrl-from-keyframe")) {
+    throw UsageError("give --ctrl or --ctrl-from-keyframe, not both");
+  }
   const std::string path = r.positional()[0];
   const double settle = r.get_double("--settle", 0.0, 0.0, 1e5);
 
@@ -211,11 +247,17 @@ int cmd_analyze(const Args& args) {
   rep.stiffness_requested = r.has("--contact-stiffness") || r.has("--joint-stiffness");
   if (r.has("--contact-stiffness")) rep.contact_stiffness = parse_contact_stiffness(r.get("--contact-stiffness", ""));
   if (r.has("--joint-stiffness")) rep.joint_stiffness = r.get_double("--joint-stiffness", 0.0, 1e-300, 1e300);
+  rep.force_warning_factor = r.get_double("--force-warning-factor", rep.force_warning_factor, 1.0, 1e12);
+  if (r.has("--palm-contact")) {
+    rep.contact_options.force_palm_model = true;
+    rep.contact_options.palm_model = parse_contact_model(r.get("--palm-contact", ""));
+  }
   if (r.has("--keyframe")) {
     rep.keyframe_index = find_keyframe(m.get(), r.get("--keyframe", ""));
     rep.keyframe_name = mj_name(m.get(), mjOBJ_KEY, rep.keyframe_index);
     rep.state_source = "keyframe";
-    mj_resetDataKeyframe(m.get(), d.get(), rep.keyframe_index);
+    mj_resetDataKeyframe(m.get(), d.get(), rep.keyframe_index);  // sets the keyframe's qpos, ctrl, act, mocap
+    if (m->nu > 0) rep.ctrl_source = "keyframe";
     check_state_finite(m.get(), d.get(), path + ": keyframe '" + rep.keyframe_name + "' (#" +
                                              std::to_string(rep.keyframe_index) + ")");
   } else if (r.has("--qpos")) {
@@ -223,6 +265,16 @@ int cmd_analyze(const Args& args) {
     std::copy(q.begin(), q.end(), d->qpos);
     rep.state_source = "qpos";
   }
+  if (r.has("--ctrl")) {
+    const std::vector<double> u = parse_ctrl(m.get(), r.get("--ctrl", ""));
+    std::copy(u.begin(), u.end(), d->ctrl);
+    rep.ctrl_source = "--ctrl";
+  } else if (r.has("--ctrl-from-keyframe")) {
+    const int key = find_keyframe(m.get(), r.get("--ctrl-from-keyframe", ""));
+    std::copy(m->key_ctrl + key * m->nu, m->key_ctrl + (key + 1) * m->nu, d->ctrl);
+    rep.ctrl_source = "--ctrl-from-keyframe";
+  }
+  check_state_finite(m.get(), d.get(), path + ": ctrl");
   mj_forward(m.get(), d.get());
   rep.settle_s = settle;
   rep.settle_steps = std::lround(settle / m->opt.timestep);
@@ -241,11 +293,14 @@ int cmd_analyze(const Args& args) {
 
   const Instance* plugin = grasp_instance(instances);
   const int object = choose_object(m.get(), d.get(), r, plugin, rep.object_source);
-  const bool plugin_hand = plugin && grasp_analysis_hand(*plugin->plugin)->object_body == object;
+  const bool structure_given = r.has("--palm") || r.has("--fingers") || r.has("--finger-tips") || r.has("--with-wrist");
+  const bool plugin_hand = plugin && !structure_given && grasp_analysis_hand(*plugin->plugin)->object_body == object;
+  const HandModel hand = plugin_hand ? *grasp_analysis_hand(*plugin->plugin) : structured_hand(m.get(), object, r, path);
   rep.hand_source = plugin_hand ? "fingers of grasp_analysis instance '" + plugin->name + "'"
-                                : "default: one finger per moving body hanging from a static one";
-  const HandModel hand = plugin_hand ? *grasp_analysis_hand(*plugin->plugin) : default_hand(m.get(), object, path);
+                    : structure_given ? "--palm/--fingers/--finger-tips/--with-wrist: " + describe_hand_structure(m.get(), hand)
+                                      : "inferred: " + describe_hand_structure(m.get(), hand);
   analyze_grasp(m.get(), d.get(), hand, rep);
+  for (const std::string& w : rep.warnings) std::fprintf(stderr, "mjhand analyze: WARNING: %s\n", w.c_str());
   if (rep.analysed) {
     rep.parallel = add_parallel_section(m.get(), d.get(), hand, rep.contacts, rep.G, rep.JH, rep.reference);
   }

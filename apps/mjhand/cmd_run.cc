@@ -14,22 +14,24 @@
 #include "args.h"
 #include "model_state.h"
 #include "commands.h"
+#include <mjhand/grasp/hand_structure.h>
 #include <mjhand/hand/tree_chains.h>
 #include <mjhand/host/config.h>
-#include <mjhand/kinematics/forward_kinematics.h>
-#include <mjhand/native/instances.h>
-#include <mjhand/native/native_plugins.h>
 #include <mjhand/io/model_io.h>
 #include <mjhand/io/sim_monitor.h>
 #include <mjhand/io/text_file.h>
 #include <mjhand/io/trajectory_log.h>
+#include <mjhand/kinematics/forward_kinematics.h>
+#include <mjhand/native/instances.h>
+#include <mjhand/native/native_plugins.h>
 
 namespace mjhand::cli {
 
 namespace {
 const char* kUsage =
     "usage: mjhand run MODEL.xml [--duration S] [--out DIR] [--log-every N] [--set I.K=V]... [--set-file F]\n"
-    "                 [--keyframe K | --qpos v1,v2,...] [--quiet]\n"
+    "                 [--keyframe K | --qpos v1,v2,...] [--palm BODY] [--fingers B1,B2,...]\n"
+    "                 [--finger-tips T1,...] [--with-wrist] [--quiet]\n"
     "\n"
     "Simulates MODEL.xml with the mjhand plugin instances it declares and reports what happened.\n"
     "  --duration S    simulated time in seconds (default 2)\n"
@@ -40,6 +42,10 @@ const char* kUsage =
     "  --set-file F    the same, one I.K=V per line ('#' starts a comment)\n"
     "  --keyframe K    start from keyframe K (name or index; e.g. a preset pose) instead of qpos0\n"
     "  --qpos LIST     start from these nq comma-separated joint positions\n"
+    "  --palm BODY     the hand's palm (default: the body where the fingers branch; docs/grasp-analysis.md)\n"
+    "  --fingers LIST  the hand's finger root bodies (default: the palm's branches)\n"
+    "  --finger-tips LIST  the fingers' tip bodies, at most one per finger\n"
+    "  --with-wrist    count the wrist/arm joints (palm and above) as hand joints\n"
     "  --quiet         print only the output paths\n"
     "\n"
     "MuJoCo's warnings and the plugins' faults (NaN/Inf they wrote, replaced by 0) are reported with the simulation\n"
@@ -101,6 +107,24 @@ std::string contact_pairs(const mjModel* m, const mjData* d) {
   for (const auto& p : pairs) out += (out.empty() ? "" : ", ") + p;
   return out;
 }
+// --palm/--fingers/--with-wrist: a bad body or structure is a usage error; without them a model with no hand (no
+// joint outside loose bodies) reports why instead of failing.
+HandModel run_hand(const mjModel* m, const ArgReader& r, std::string& line) {
+  const bool given = r.has("--palm") || r.has("--fingers") || r.has("--finger-tips") || r.flag("--with-wrist");
+  try {
+    HandStructureOptions o = hand_structure_options(m, r.get("--palm", ""), r.get("--fingers", ""),
+                                                    r.flag("--with-wrist"), "--palm", "--fingers");
+    add_finger_tips(m, r.get("--finger-tips", ""), o, "--finger-tips");
+    const HandModel h = infer_hand_structure(m, -1, o);
+    line = (given ? "" : "inferred: ") + describe_hand_structure(m, h);
+    return h;
+  } catch (const GraspError& e) {
+    if (given) throw UsageError(e.what());
+    line = std::string("none (") + e.what() + ")";
+    return HandModel{};
+  }
+}
+
 }  // namespace
 
 int cmd_run(const Args& args) {
@@ -108,8 +132,9 @@ int cmd_run(const Args& args) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  ArgReader r(args, {"--duration", "--out", "--log-every", "--set-file", "--keyframe", "--qpos"}, {"--quiet"},
-              {"--set"});
+  ArgReader r(args, {"--duration", "--out", "--log-every", "--set-file", "--keyframe", "--qpos", "--palm", "--fingers",
+              "--finger-tips"},
+              {"--quiet", "--with-wrist"}, {"--set"});
   if (r.has("--keyframe") && r.has("--qpos")) throw UsageError("give --keyframe or --qpos, not both");
   if (r.positional().size() != 1) throw UsageError("expected exactly one MODEL.xml\n" + std::string(kUsage));
   const std::string path = r.positional()[0];
@@ -165,6 +190,9 @@ int cmd_run(const Args& args) {
   }
   mj_forward(m.get(), d.get());  // fills sensors and plugin state for the first log row
 
+  // The hand's structure (palm, fingers, wrist), for the report and the per-finger checks.
+  std::string hand_line;
+  const HandModel hand = run_hand(m.get(), r, hand_line);
   const std::vector<int> fk = fk_sensors(instances);
   // No fingertip_kinematics sensors (e.g. a real hand): cross-check chains read from the kinematic tree instead.
   std::vector<TreeChain> tree = fk.empty() ? model_finger_chains(m.get()) : std::vector<TreeChain>{};
@@ -209,6 +237,7 @@ int cmd_run(const Args& args) {
   s << "  model: nq=" << m->nq << " nv=" << m->nv << " nu=" << m->nu << " nsensor=" << m->nsensor
     << " timestep=" << m->opt.timestep << " s\n";
   s << "  start: " << start << "\n";
+  s << "  hand: " << hand_line << "\n";
   s << "  plugins: " << instances.size() << " instance(s)";
   for (const Instance& inst : instances) s << "  " << inst.name << " (" << inst.type << ")";
   s << "\n";

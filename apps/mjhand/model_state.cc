@@ -60,7 +60,10 @@ void check_state_finite(const mjModel* m, const mjData* d, const std::string& or
   if (!std::isfinite(d->time)) check("time", &d->time, 1, mjOBJ_UNKNOWN, nullptr);
 }
 
-std::vector<double> parse_qpos(const mjModel* m, const std::string& text) {
+namespace {
+
+// Comma-separated finite numbers; `flag` names the option in errors.
+std::vector<double> parse_list(const std::string& text, const std::string& flag) {
   std::vector<double> q;
   size_t start = 0;
   while (start <= text.size()) {
@@ -70,11 +73,36 @@ std::vector<double> parse_qpos(const mjModel* m, const std::string& text) {
     char* end = nullptr;
     const double v = std::strtod(item.c_str(), &end);
     if (item.empty() || end != item.c_str() + item.size() || errno == ERANGE || !std::isfinite(v)) {
-      throw UsageError("--qpos: value " + std::to_string(q.size() + 1) + " '" + item + "' is not a finite number");
+      throw UsageError(flag + ": value " + std::to_string(q.size() + 1) + " '" + item + "' is not a finite number");
     }
     q.push_back(v);
     start = comma + 1;
   }
+  return q;
+}
+
+}  // namespace
+
+std::vector<double> parse_ctrl(const mjModel* m, const std::string& text) {
+  const std::vector<double> u = parse_list(text, "--ctrl");
+  if (static_cast<int>(u.size()) != m->nu) {
+    throw UsageError("--ctrl has " + std::to_string(u.size()) + " values but the model has nu = " +
+                     std::to_string(m->nu) + " actuator controls");
+  }
+  for (int k = 0; k < m->nu; ++k) {
+    const double lo = m->actuator_ctrlrange[2 * k], hi = m->actuator_ctrlrange[2 * k + 1];
+    if (m->actuator_ctrllimited[k] && (u[k] < lo || u[k] > hi)) {
+      const char* name = mj_id2name(m, mjOBJ_ACTUATOR, k);
+      throw UsageError("--ctrl: value " + std::to_string(k + 1) + " (" + std::to_string(u[k]) + ") of actuator '" +
+                       (name ? name : "#" + std::to_string(k)) + "' is outside its ctrlrange [" + std::to_string(lo) +
+                       ", " + std::to_string(hi) + "] (MuJoCo would clamp it)");
+    }
+  }
+  return u;
+}
+
+std::vector<double> parse_qpos(const mjModel* m, const std::string& text) {
+  const std::vector<double> q = parse_list(text, "--qpos");
   if (static_cast<int>(q.size()) != m->nq) {
     throw UsageError("--qpos has " + std::to_string(q.size()) + " values but the model has nq = " +
                      std::to_string(m->nq) + " (free joints take 7: position and quaternion)");

@@ -18,4 +18,8 @@ void check_state_finite(const mjModel* m, const mjData* d, const std::string& or
 // nq comma-separated finite numbers, else UsageError naming the bad value or the length mismatch.
 std::vector<double> parse_qpos(const mjModel* m, const std::string& text);
 
+// nu comma-separated finite numbers for d->ctrl, else UsageError naming the bad value, the length mismatch or the
+// actuator whose ctrlrange the value leaves (MuJoCo would clamp it silently).
+std::vector<double> parse_ctrl(const mjModel* m, const std::string& text);
+
 }  // namespace mjhand::cli

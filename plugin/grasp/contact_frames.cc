@@ -51,6 +51,7 @@ HandModel finish(const mjModel* m, int object_body, const std::vector<int>& root
         throw GraspError("finger root " + body_name(m, roots[r]) + " lies inside finger " + body_name(m, roots[s]));
       }
     }
+    h.finger_roots.push_back({roots[r]});
     h.finger_names.push_back(mj_id2name(m, mjOBJ_BODY, roots[r]) ? mj_id2name(m, mjOBJ_BODY, roots[r])
                                                                    : "#" + std::to_string(roots[r]));
   }
@@ -153,7 +154,8 @@ ContactScan collect_contacts(const mjModel* m, const mjData* d, const HandModel&
       continue;
     }
     const int hand_body = m->geom_bodyid[hand_geom];
-    if (!hand.in_hand(hand_body)) {
+    const bool palm = hand.is_palm(hand_body);
+    if (!hand.in_hand(hand_body) && !palm) {
       ++scan.object_other;
       continue;
     }
@@ -172,7 +174,9 @@ ContactScan collect_contacts(const mjModel* m, const mjData* d, const HandModel&
       c.frame.col(1) = Eigen::Vector3d(con.frame[3], con.frame[4], con.frame[5]);
       c.frame.col(2) = n.cross(c.frame.col(1));
     }
-    if (options.force_model) {
+    if (palm && options.force_palm_model) {
+      c.model = options.palm_model;
+    } else if (!palm && options.force_model) {
       c.model = options.model;
     } else {
       c.model = con.dim == 1 ? ContactModel::kFrictionlessPoint
@@ -184,7 +188,7 @@ ContactScan collect_contacts(const mjModel* m, const mjData* d, const HandModel&
     c.hand_geom = hand_geom;
     c.object_geom = object_geom;
     c.hand_body = hand_body;
-    c.finger = hand.finger_of_body[hand_body];
+    c.finger = palm ? -1 : hand.finger_of_body[hand_body];
     c.depth = -con.dist;
     out.push_back(c);
     ++scan.kept;

@@ -39,10 +39,19 @@ struct HandModel {
   std::vector<int> dofs;                  // ascending MuJoCo dof indices of the hand (ancestors of finger bodies,
                                           // excluding the object's own dofs)
   int object_dof = -1;                    // dof address of the object's free joint, -1 if it has none
+  // Set by infer_hand_structure (hand_structure.h); empty / -1 for hands built from finger roots or a palm's children.
+  int palm_body = -1;                     // the body where the fingers branch (-1: none, e.g. fingers on the world)
+  std::vector<char> palm_of_body;         // size m->nbody or empty: 1 for the palm and bodies fixed to it (no joint
+                                          // between them) outside the fingers; their contacts are palm contacts
+  std::vector<int> wrist_dofs;            // dofs from the base to the palm (wrist, arm, free base); in `dofs` only
+                                          // when the caller asked for them
+  std::vector<std::vector<int>> finger_roots;  // root bodies per finger (several when loop equalities merge subtrees)
+  std::vector<int> finger_tip;            // per finger: the tip body the user named, -1 when none (or empty)
 
   int num_fingers() const { return static_cast<int>(finger_names.size()); }
   int num_hand_dofs() const { return static_cast<int>(dofs.size()); }
   bool in_hand(int body) const { return body >= 0 && body < static_cast<int>(finger_of_body.size()) && finger_of_body[body] >= 0; }
+  bool is_palm(int body) const { return body >= 0 && body < static_cast<int>(palm_of_body.size()) && palm_of_body[body]; }
 };
 
 // Each root body and its whole subtree is one finger. Throws GraspError for a bad id, the object inside a finger,
@@ -62,6 +71,10 @@ struct ContactOptions {
   bool force_model = false;
   ContactModel model = ContactModel::kHardFinger;
   bool include_margin_contacts = false;  // MuJoCo lists contacts with dist in (0, margin]; they carry no force
+  // Palm contacts (hand.is_palm, set by infer_hand_structure): kept with finger = -1, modelled from their condim
+  // unless forced here (a palm is a broad surface: e.g. a soft finger) -- independent of force_model.
+  bool force_palm_model = false;
+  ContactModel palm_model = ContactModel::kHardFinger;
 };
 
 // Counts of what collect_contacts saw besides the contacts it kept.
@@ -71,7 +84,8 @@ struct ContactScan {
   int capacity_dropped = 0; // kept contacts beyond the output's capacity (never happens with enough reserve)
 };
 
-// Appends to `out` (cleared first) every d->contact between hand.object_body and a finger body, with n oriented into
+// Appends to `out` (cleared first) every d->contact between hand.object_body and a finger or palm body (palm contacts:
+// finger = -1), with n oriented into
 // the object whichever of geom1/geom2 it is, frame per options, mu/mu_torsion from the contact's friction[0]/[2] (slide, spin).
 // Does not allocate while out.capacity() suffices (reserve m->nconmax); contacts beyond capacity are counted, not
 // kept. Requires mj_forward/mj_step state (d->contact).

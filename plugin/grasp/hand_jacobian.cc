@@ -17,9 +17,9 @@ void hand_jacobian(const mjModel* m, const mjData* d, const HandModel& hand, con
   int row = 0;
   for (int i = 0; i < count; ++i) {
     const Contact& c = contacts[i];
-    if (!hand.in_hand(c.hand_body)) {
+    if (!hand.in_hand(c.hand_body) && !hand.is_palm(c.hand_body)) {
       throw GraspError("contact " + std::to_string(i) + " is on body " + std::to_string(c.hand_body) +
-                       ", which belongs to no finger of the hand: it has no hand Jacobian");
+                       ", which belongs to no finger and not to the palm of the hand: it has no hand Jacobian");
     }
     // Angular rows: w_n (soft finger) or w_n, w_t, w_o (complete constraint).
     const int angular = c.model == ContactModel::kSoftFinger ? 1 : c.model == ContactModel::kCompleteConstraint ? 3 : 0;

@@ -22,7 +22,8 @@ struct HandJacobianWorkspace {
 // finger; columns of other fingers are zero, so J_H is block-diagonal when contacts and dofs are grouped by finger.
 // JH must be total_rows x hand.num_hand_dofs() and ws built for m (both checked: std::invalid_argument naming the
 // argument and both sizes). Needs mj_kinematics/mj_comPos state. Throws GraspError for a contact whose hand_body
-// belongs to no finger.
+// belongs to no finger and is not the palm (a palm contact's row is the palm's motion over hand.dofs: zero unless
+// the wrist dofs are among them).
 void hand_jacobian(const mjModel* m, const mjData* d, const HandModel& hand, const Contact* contacts, int count,
                    HandJacobianWorkspace& ws, Eigen::Ref<Eigen::MatrixXd> JH);
 

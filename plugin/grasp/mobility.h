@@ -20,6 +20,8 @@ struct HandObjectMobility {
   int internal_forces = 0;        // dim null(G) = m - rank G (> 0: "graspable", squeezing is possible)
   int indeterminate = 0;          // dim null(G^T) = 6 - rank G (> 0: object motions the contacts do not resist)
   int redundant_motions = 0;      // dim null(J_H) = n_hand - rank J_H (finger motions that move no contact point)
+  int constraint_rows = 0;        // loop/coupling equality rows on the hand joints counted in grubler (0: none given)
+  int joint_mobility = 0;         // n_hand - rank J_eq: joint motions the equality constraints allow (n_hand if none)
 };
 
 // Counts from the contact models (Grubler) and ranks of G and J_H (instantaneous). Derivation: N - 1 = L_h + 1 moving
@@ -27,5 +29,14 @@ struct HandObjectMobility {
 // M = 6 (L_h + 1) - (6 L_h - n_hand) - sum c_i = 6 + n_hand - sum c_i.
 HandObjectMobility hand_object_mobility(const std::vector<Contact>& contacts, const Eigen::Ref<const Eigen::MatrixXd>& G,
                                         const Eigen::Ref<const Eigen::MatrixXd>& JH, int actuated);
+
+// With the hand's equality constraints J_eq dq = 0 (loop closures, joint couplings; rows from hand_actuation) and
+// the actuated count from hand_actuation: Grubler 6 + n_hand - sum c_i - constraint_rows (each equality row removes
+// one freedom in the count), instantaneous = 6 + n_hand - rank([G^T -J_H; 0 J_eq]), redundant motions
+// n_hand - rank([J_H; J_eq]), joint mobility n_hand - rank J_eq. With no rows this is the overload above.
+HandObjectMobility hand_object_mobility(const std::vector<Contact>& contacts, const Eigen::Ref<const Eigen::MatrixXd>& G,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& JH,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& Jeq, int constraint_rows,
+                                        int actuated);
 
 }  // namespace mjhand
