@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <mjhand/grasp/contact_frames.h>
+#include <mjhand/grasp/hand_structure.h>
 #include <mjhand/scene/scene_spec.h>
 #include <mjhand/scene/scene_writer.h>
 #include <mjhand/sensors/grasp_analysis.h>
@@ -131,7 +132,7 @@ TEST_CASE("planner: a tiny run finds a force-closure grasp of a sphere that re-s
   // Force closure of that state decided by the phase-1 simplex of the grasp_analysis sensor (an algorithm the planner
   // does not use: it takes the wrench-space hull).
   const int object = mj_name2id(m.get(), mjOBJ_BODY, "object");
-  const mjhand::HandModel hand = mjhand::hand_from_moving_roots(m.get(), object);
+  const mjhand::HandModel hand = mjhand::infer_hand_structure(m.get(), object);  // the planner's hand
   std::vector<mjhand::Contact> contacts;
   contacts.reserve(64);
   mjhand::collect_contacts(m.get(), d.get(), hand, contacts);

@@ -13,6 +13,7 @@
 #include <mjhand/grasp/contact_model.h>
 #include <mjhand/grasp/grasp_quality.h>
 #include <mjhand/grasp/grasp_state.h>
+#include <mjhand/grasp/hand_structure.h>
 #include <mjhand/grasp/wrench_space.h>
 #include <mjhand/sensors/grasp_analysis.h>
 
@@ -162,7 +163,7 @@ PlanProblem default_problem(const mjModel* m, const std::string& object, const s
   if (m->body_jntnum[p.object_body] != 1 || m->jnt_type[m->body_jntadr[p.object_body]] != mjJNT_FREE) {
     throw std::invalid_argument("planner: the object '" + object + "' must have exactly one free joint");
   }
-  p.hand = hand_from_moving_roots(m, p.object_body);
+  p.hand = infer_hand_structure(m, p.object_body);  // as mjhand analyze and batch: palm contacts are in G
   p.eigengrasps = closure_eigengrasps(m, increments);
   p.frame = hand_approach_frame(m, p.hand, increments);
   double radius = 0;

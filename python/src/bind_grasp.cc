@@ -124,7 +124,8 @@ ContactOptions contact_options(const std::string& tangent, nb::handle model, boo
   else throw nb::value_error(("tangent must be 'eq2' or 'mujoco', got '" + tangent + "'").c_str());
   if (!model.is_none()) {
     o.force_model = true;
-    if (!nb::try_cast<ContactModel>(model, o.model)) {
+    // isinstance, not try_cast: a plain int that happens to be a valid enum value must not pass for a model.
+    if (!nb::isinstance<ContactModel>(model) || !nb::try_cast<ContactModel>(model, o.model)) {
       throw nb::type_error("contact_model must be an mjhand.ContactModel (or None: from each contact's condim)");
     }
   }
