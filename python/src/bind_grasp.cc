@@ -531,7 +531,11 @@ void bind_grasp(nb::module_& m) {
       .def_ro("rank_G", &HandObjectMobility::rank_G, "rank of G")
       .def_ro("internal_forces", &HandObjectMobility::internal_forces, "dim null(G) = m - rank G")
       .def_ro("indeterminate", &HandObjectMobility::indeterminate, "dim null(G^T) = 6 - rank G")
-      .def_ro("redundant_motions", &HandObjectMobility::redundant_motions, "dim null(J_H)");
+      .def_ro("redundant_motions", &HandObjectMobility::redundant_motions, "dim null(J_H)")
+      .def_ro("constraint_rows", &HandObjectMobility::constraint_rows,
+              "loop/coupling equality rows on the hand joints counted in grubler (0: none given)")
+      .def_ro("joint_mobility", &HandObjectMobility::joint_mobility,
+              "n_hand - rank J_eq: joint motions the equality constraints allow");
   m.def("hand_object_mobility",
         [](const Contacts& contacts, const Eigen::MatrixXd& G, const Eigen::MatrixXd& JH, int actuated) {
           check_G(G, contacts);
