@@ -33,5 +33,5 @@ if [ "${MJHAND_SKIP_TSAN:-0}" != "1" ]; then
   scripts/tsan.sh  # ThreadSanitizer on the worker pool and the plugins stepped from several threads
 fi
 if [ "${MJHAND_SKIP_FUZZ:-0}" != "1" ]; then
-  scripts/fuzz.sh "${MJHAND_FUZZ_SECONDS:-30}"  # short libFuzzer run of every parser (30 s: the 60-min budget), then its regression inputs
+  scripts/fuzz.sh "${MJHAND_FUZZ_SECONDS:-20}"  # short libFuzzer run of every parser (20 s: the 60-min budget), then its regression inputs
 fi
