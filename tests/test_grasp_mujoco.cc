@@ -314,3 +314,27 @@ TEST_CASE("optimal forces through J_H^T hold the object under gravity in MuJoCo"
   // hold): 1e-9 N is rounding slack.
   CHECK(in_friction_cones(now, lam, 1e-9));
 }
+
+TEST_CASE("mujoco_normal_force_sum is the sum of mj_contactForce's normal components over the grasp contacts",
+          "[grasp]") {
+  auto m = load_xml_string(four_finger_xml(1e-4, false, 3));
+  auto d = make_data(m.get());
+  mj_forward(m.get(), d.get());
+  for (int i = 0; i < 50; ++i) mj_step(m.get(), d.get());  // contacts loaded
+  mj_forward(m.get(), d.get());
+  const HandModel hand = four_finger_hand(m.get());
+  std::vector<Contact> c;
+  c.reserve(16);
+  collect_contacts(m.get(), d.get(), hand, c);
+  REQUIRE(c.size() >= 2);
+  double expected = 0.0;
+  mjtNum f6[6];
+  for (const Contact& k : c) {
+    mj_contactForce(m.get(), d.get(), k.mj_contact, f6);  // normal along MuJoCo's frame[0], >= 0 on the other geom
+    expected += f6[0];
+  }
+  REQUIRE(expected > 0.0);
+  // The same normal, rotated into the grasp frame and sign-flipped as needed: rounding of a 3 x 3 rotation.
+  CHECK(mujoco_normal_force_sum(m.get(), d.get(), c) == Approx(expected).epsilon(1e-12));
+  CHECK(mujoco_normal_force_sum(m.get(), d.get(), {}) == 0.0);
+}

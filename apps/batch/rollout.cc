@@ -186,13 +186,7 @@ void grasp_metrics(const mjModel* m, const mjData* d, const HandModel& hand, Rol
     r.force_closure = "no";
     return;
   }
-  Eigen::VectorXd lambda(g.rows);
-  mujoco_contact_forces(m, d, g.contacts, lambda);
-  int row = 0;
-  for (const Contact& c : g.contacts) {
-    r.normal_force += lambda[row];  // the first row of every contact model is the normal force
-    row += contact_rows(c.model);
-  }
+  r.normal_force += mujoco_normal_force_sum(m, d, g.contacts);
   const GraspQuality q = grasp_quality(g.G(), g.JH());
   r.isotropy = q.valid ? q.isotropy_G : 0.0;
   ForceClosureLP lp(64, 8);

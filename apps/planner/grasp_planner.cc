@@ -248,13 +248,7 @@ void grasp_metrics(const mjModel* m, mjData* d, const PlanProblem& p, Evaluation
   e.epsilon = 0;
   e.force_closure = false;
   if (g.rows > 0) {
-    Eigen::VectorXd lambda(g.rows);
-    mujoco_contact_forces(m, d, g.contacts, lambda);
-    int row = 0;
-    for (const Contact& c : g.contacts) {
-      e.normal_force += lambda[row];  // the first row of every contact model is the normal force
-      row += contact_rows(c.model);
-    }
+    e.normal_force = mujoco_normal_force_sum(m, d, g.contacts);
     e.sigma_min = grasp_sigma_min(g.G());
     const EpsilonResult eps = ferrari_canny(g.contacts, g.reference);
     e.force_closure = eps.force_closure();

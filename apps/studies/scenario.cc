@@ -51,13 +51,7 @@ GraspMetrics grasp_metrics(const mjModel* m, const mjData* d, const ObjectRef& o
       g.note = "no finger contact";
       return g;
     }
-    Eigen::VectorXd lambda(data.rows);
-    mujoco_contact_forces(m, d, data.contacts, lambda);
-    int row = 0;
-    for (const Contact& c : data.contacts) {
-      g.normal_force += lambda[row];
-      row += contact_rows(c.model);
-    }
+    g.normal_force += mujoco_normal_force_sum(m, d, data.contacts);
     const GraspQuality q = grasp_quality(data.G(), data.JH());
     g.sigma_min = q.sigma_min_G;
     g.isotropy = q.isotropy_G;

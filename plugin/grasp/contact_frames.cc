@@ -227,6 +227,16 @@ void mujoco_contact_forces(const mjModel* m, const mjData* d, const std::vector<
   }
 }
 
+double mujoco_normal_force_sum(const mjModel* m, const mjData* d, const std::vector<Contact>& contacts) {
+  double sum = 0.0;
+  double lambda_i[6];  // the most rows of any contact model
+  for (const Contact& c : contacts) {
+    mujoco_contact_force(m, d, c, lambda_i);
+    sum += lambda_i[0];
+  }
+  return sum;
+}
+
 Eigen::Vector3d object_center(const mjData* d, const HandModel& hand) {
   const mjtNum* x = d->xipos + 3 * hand.object_body;
   return Eigen::Vector3d(x[0], x[1], x[2]);

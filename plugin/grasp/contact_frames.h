@@ -102,6 +102,10 @@ void mujoco_contact_force(const mjModel* m, const mjData* d, const Contact& cont
 void mujoco_contact_forces(const mjModel* m, const mjData* d, const std::vector<Contact>& contacts,
                            Eigen::Ref<Eigen::VectorXd> lambda);
 
+// Sum of the normal components of mujoco_contact_force over the contacts [N] (the first row of every contact model
+// is the normal force). No allocation.
+double mujoco_normal_force_sum(const mjModel* m, const mjData* d, const std::vector<Contact>& contacts);
+
 // The object's reference point: its centre of mass (d->xipos) -- the default moment reference of G.
 Eigen::Vector3d object_center(const mjData* d, const HandModel& hand);
 
