@@ -162,7 +162,7 @@ TEST_CASE("synergy scene: its inline q0 and S are the committed synergy file", "
   }
 }
 
-TEST_CASE("synergy grasp scene: the synergy-driven hand holds the free ball, knocked or not; unactuated it drops it",
+TEST_CASE("synergy grasp scene: the synergy-driven hand holds the free ball, knocked or not, and drops it unactuated",
           "[synergy]") {
   auto m = mjhand_test::load_xml_file(source_path(kGraspScene));
   auto d = mjhand_test::make_data(m.get());
