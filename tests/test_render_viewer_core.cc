@@ -363,7 +363,7 @@ TEST_CASE("viewer overlay: the manipulability ellipsoid geom has the grasp's tra
   mon.update(g.m(), g.d(), &g.instances(), false);
   const GraspMetrics& gm = mon.metrics();
   REQUIRE(gm.contacts >= 1);
-  REQUIRE(gm.ellipsoid_ok);
+  REQUIRE(gm.ellipsoid.ok);
   // Independent computation from the same G and J_H: the compatible joint speeds from an LU kernel of
   // [J_H, -G^T], Z orthonormal (QR), M = (G^T)^+ J_H Z (complete orthogonal decomposition), and the translation
   // block's semi-axes as the square roots of the eigenvalues of (M M^T)_tt -- the projection of the 6-D ellipsoid.
@@ -381,11 +381,11 @@ TEST_CASE("viewer overlay: the manipulability ellipsoid geom has the grasp's tra
   Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> es(Ett);
   for (int i = 0; i < 3; ++i) {
     // Rounding of SVD vs LU/QR/eigen routes on J_H entries of a few cm: 1e-9 of the largest axis.
-    CHECK(gm.ellipsoid_axes(i) == Approx(std::sqrt(std::max(0.0, es.eigenvalues()(2 - i))))
-                                      .margin(1e-9 * gm.ellipsoid_axes(0)));
+    CHECK(gm.ellipsoid.axes(i) == Approx(std::sqrt(std::max(0.0, es.eigenvalues()(2 - i))))
+                                      .margin(1e-9 * gm.ellipsoid.axes(0)));
   }
-  CHECK(gm.ellipsoid_axes(0) > 0);
-  CHECK((gm.ellipsoid_centre - data.reference).norm() == 0.0);
+  CHECK(gm.ellipsoid.axes(0) > 0);
+  CHECK((gm.ellipsoid.centre - data.reference).norm() == 0.0);
 
   mjvScene scn;
   mjv_defaultScene(&scn);
@@ -402,10 +402,10 @@ TEST_CASE("viewer overlay: the manipulability ellipsoid geom has the grasp's tra
   const double floor = 0.002 * g.m()->stat.extent;
   for (int i = 0; i < 3; ++i) {
     // mjvGeom stores floats: relative 1e-6.
-    CHECK(e.size[i] == Approx(std::max(2.0 * gm.ellipsoid_axes(i), floor)).epsilon(1e-6));
-    CHECK(e.pos[i] == Approx(gm.ellipsoid_centre(i)).margin(1e-6));
+    CHECK(e.size[i] == Approx(std::max(2.0 * gm.ellipsoid.axes(i), floor)).epsilon(1e-6));
+    CHECK(e.pos[i] == Approx(gm.ellipsoid.centre(i)).margin(1e-6));
     Eigen::Vector3d col(e.mat[i], e.mat[3 + i], e.mat[6 + i]);  // geom axis i in world coordinates
-    CHECK(std::abs(col.dot(gm.ellipsoid_dirs.col(i))) == Approx(1).epsilon(1e-6));
+    CHECK(std::abs(col.dot(gm.ellipsoid.dirs.col(i))) == Approx(1).epsilon(1e-6));
   }
   // A full scene is never overrun.
   scn.ngeom = scn.maxgeom;

@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include <mjhand/synergy/synergy_plugin.h>
+
 #include "camera_framing.h"
 #include "render/gl_context.h"
 #include "render/image.h"
@@ -51,6 +53,15 @@ App::App(const Options& options) : opt_(options) {
   ui_.object_name = opt_.object;
   ui_.overlays.friction_cones = opt_.cones;
   ui_.overlays.manip_ellipsoid = opt_.ellipsoid;
+  ui_.overlays.ellipsoid_synergies = opt_.synergy_ellipsoid;
+  if (opt_.synergy_ellipsoid) {
+    bool any = false;
+    for (const Instance& inst : s.instances()) any = any || synergy_controller(*inst.plugin);
+    if (!any) {
+      throw UsageError("--synergy-ellipsoid: " + opt_.model + " has no synergy plugin instance (instances: " +
+                       s.instances().names() + ")");
+    }
+  }
   ui_.epsilon = opt_.epsilon;
   if (!opt_.object.empty()) GraspMonitor check(s.m(), opt_.object);  // unknown --object fails here, by name
   ui_.palm = opt_.palm;

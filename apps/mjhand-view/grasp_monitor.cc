@@ -7,6 +7,8 @@
 #include <mjhand/grasp/grasp_quality.h>
 #include <mjhand/grasp/manipulability.h>
 #include <mjhand/grasp/wrench_space.h>
+#include <mjhand/hand/synergies.h>
+#include <mjhand/synergy/synergy_plugin.h>
 
 namespace mjhand::view {
 
@@ -17,6 +19,20 @@ bool is_free_body(const mjModel* m, int b) {
 std::string body_name(const mjModel* m, int b) {
   const char* n = mj_id2name(m, mjOBJ_BODY, b);
   return n && *n ? n : "body " + std::to_string(b);
+}
+GraspEllipsoid grasp_ellipsoid(const Eigen::Ref<const Eigen::MatrixXd>& G, const Eigen::Ref<const Eigen::MatrixXd>& JH,
+                               const Eigen::MatrixXd& S, const Eigen::Vector3d& reference) {
+  const ManipulabilityEllipsoid k = kinematic_manipulability(G, JH, S);
+  GraspEllipsoid e;
+  e.ok = true;
+  e.centre = reference;
+  e.axes = k.linear.semi_axes;
+  e.dirs = k.linear.directions;
+  if (e.dirs.determinant() < 0) e.dirs.col(2) *= -1;  // a rotation for the geom's frame
+  e.indeterminate = k.indeterminate;
+  e.inputs = k.inputs;
+  e.compatible_inputs = k.compatible_inputs;
+  return e;
 }
 }  // namespace
 
@@ -107,6 +123,13 @@ void GraspMonitor::update(const mjModel* m, const mjData* d, const InstanceList*
     g.error = build_error_;
     return;
   }
+  find_synergies(instances);
+  if (has_synergies_) {
+    g.synergy_instance = synergy_name_;
+    if (synergy_used_ == 0) g.synergy_note = "instance '" + synergy_name_ + "' drives none of the hand's joints";
+  } else {
+    g.synergy_note = "no synergy plugin instance in the model";
+  }
   try {
     compute_grasp(m, d, *hand_, *data_);
   } catch (const std::exception& e) {
@@ -131,19 +154,31 @@ void GraspMonitor::update(const mjModel* m, const mjData* d, const InstanceList*
               : r == ForceClosureLP::Result::kNotClosure ? "no"
                                                          : to_string(r);
   if (data_->JH().cols() > 0 && data_->G().allFinite() && data_->JH().allFinite()) {
-    const ManipulabilityEllipsoid k = kinematic_manipulability(
-        data_->G(), data_->JH(), Eigen::MatrixXd::Identity(data_->JH().cols(), data_->JH().cols()));
-    g.ellipsoid_ok = true;
-    g.ellipsoid_centre = data_->reference;
-    g.ellipsoid_axes = k.linear.semi_axes;
-    g.ellipsoid_dirs = k.linear.directions;
-    if (g.ellipsoid_dirs.determinant() < 0) g.ellipsoid_dirs.col(2) *= -1;  // a rotation for the geom's frame
-    g.ellipsoid_indeterminate = k.indeterminate;
+    const int n = static_cast<int>(data_->JH().cols());
+    g.ellipsoid = grasp_ellipsoid(data_->G(), data_->JH(), Eigen::MatrixXd::Identity(n, n), data_->reference);
+    if (synergy_used_ > 0) g.synergy_ellipsoid = grasp_ellipsoid(data_->G(), data_->JH(), S_hand_, data_->reference);
   }
   if (epsilon) {
     const EpsilonResult e = ferrari_canny(data_->contacts, data_->reference);
     g.epsilon = e.epsilon;
     g.epsilon_status = to_string(e.status);
+  }
+}
+
+void GraspMonitor::find_synergies(const InstanceList* instances) {
+  // Looked up at every update: the instance list is rebuilt whenever the model is recompiled (a plugin-panel edit of
+  // S, a reload), and mapping S onto the hand's dofs is n_hand x n cheap.
+  has_synergies_ = false;
+  synergy_used_ = 0;
+  synergy_name_.clear();
+  if (!instances) return;
+  for (const Instance& inst : *instances) {
+    if (const SynergyController* c = synergy_controller(*inst.plugin)) {
+      has_synergies_ = true;
+      synergy_name_ = inst.name;
+      S_hand_ = synergy_matrix_on_dofs(c->options().synergies, c->joints(), hand_->dofs, &synergy_used_);
+      return;
+    }
   }
 }
 

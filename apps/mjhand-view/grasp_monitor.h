@@ -16,6 +16,18 @@
 
 namespace mjhand::view {
 
+// The translation block of a kinematic manipulability ellipsoid (plugin/grasp/manipulability.h): the object-centre
+// velocities reachable with unit-norm inputs (joint speeds, or synergy speeds dz) compatible with rigid contacts.
+struct GraspEllipsoid {
+  bool ok = false;
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();  // G's reference point (object centre of mass) [m]
+  Eigen::Vector3d axes = Eigen::Vector3d::Zero();    // semi-axes, descending [m/s per unit input]
+  Eigen::Matrix3d dirs = Eigen::Matrix3d::Identity();  // columns: unit directions (right-handed)
+  int indeterminate = 0;                              // 6 - rank(G)
+  int inputs = 0;                                     // columns of S (n_hand joints or k synergies)
+  int compatible_inputs = 0;                          // dim of the inputs compatible with the contacts
+};
+
 struct GraspMetrics {
   int object = -1;             // body id, -1 when the model has no free body
   std::string object_name;
@@ -29,13 +41,13 @@ struct GraspMetrics {
   double epsilon = 0;          // L1 Ferrari-Canny epsilon [N-scaled units], when on
   std::string epsilon_status;
   std::string error;           // why nothing could be computed (e.g. no finger bodies)
-  // Kinematic manipulability ellipsoid (plugin/grasp/manipulability.h, joint inputs S = I), translation block: the
-  // object-centre velocities reachable with unit-norm joint speeds compatible with the contacts.
-  bool ellipsoid_ok = false;
-  Eigen::Vector3d ellipsoid_centre = Eigen::Vector3d::Zero();  // G's reference point (object centre of mass) [m]
-  Eigen::Vector3d ellipsoid_axes = Eigen::Vector3d::Zero();    // semi-axes, descending [m/s per unit joint speed]
-  Eigen::Matrix3d ellipsoid_dirs = Eigen::Matrix3d::Identity();  // columns: unit directions (right-handed)
-  int ellipsoid_indeterminate = 0;                              // 6 - rank(G)
+  // Kinematic manipulability ellipsoids (GraspEllipsoid): with joint inputs (S = I), and with the synergy inputs of
+  // the model's first "synergy" plugin instance (its S on the hand's dofs, synergy_matrix_on_dofs: hand joints
+  // outside the synergies held fixed).
+  GraspEllipsoid ellipsoid;          // joint space
+  GraspEllipsoid synergy_ellipsoid;  // synergy space, when the model has a synergy instance driving a hand joint
+  std::string synergy_instance;      // its name, "" when the model has none
+  std::string synergy_note;          // why there is no synergy-space ellipsoid ("" when there is one)
 };
 
 class GraspMonitor {
@@ -57,6 +69,8 @@ class GraspMonitor {
  private:
   int choose_object(const mjModel* m, const mjData* d, const InstanceList* instances, std::string& source) const;
   void rebuild(const mjModel* m, int object, const InstanceList* instances);
+  // Finds the first synergy instance and maps its S onto the hand's dofs.
+  void find_synergies(const InstanceList* instances);
 
   int forced_ = -1;
   HandStructureOptions structure_;
@@ -67,6 +81,10 @@ class GraspMonitor {
   std::unique_ptr<GraspData> data_;
   ForceClosureLP closure_{64, 8};
   GraspMetrics metrics_;
+  bool has_synergies_ = false;                   // the instances include a synergy instance
+  std::string synergy_name_;
+  int synergy_used_ = 0;                         // synergy joints among the hand's dofs
+  Eigen::MatrixXd S_hand_;                       // n_hand x k
 };
 
 }  // namespace mjhand::view

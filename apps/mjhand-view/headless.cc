@@ -45,7 +45,8 @@ int App::run_headless() {
     ImGui_ImplOpenGL3_Init("#version 130");
     imgui_ready_ = true;
   }
-  const std::string metrics = ui_.grasp->text();
+  std::string metrics = ui_.grasp->text();
+  if (const std::string e = ellipsoid_text(ui_.grasp->metrics(), ui_.overlays); !e.empty()) metrics += "\n" + e;
   render::RenderHooks hooks;
   hooks.add_geoms = [&](mjvScene& scn) {
     add_overlays(m, d, ui_.overlays, scn);

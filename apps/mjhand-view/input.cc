@@ -49,6 +49,11 @@ void App::on_key(int key, int mods) {
     case GLFW_KEY_C: ui_.overlays.contact_forces = !ui_.overlays.contact_forces; break;
     case GLFW_KEY_F: ui_.overlays.friction_cones = !ui_.overlays.friction_cones; break;
     case GLFW_KEY_E: ui_.overlays.manip_ellipsoid = !ui_.overlays.manip_ellipsoid; break;
+    case GLFW_KEY_S:  // the ellipsoid through the model's synergies, or with joint inputs
+      ui_.overlays.ellipsoid_synergies = !ui_.overlays.ellipsoid_synergies;
+      ui_.say(std::string("manipulability ellipsoid: ") + (ui_.overlays.ellipsoid_synergies ? "synergy" : "joint") +
+              " space" + (ui_.overlays.manip_ellipsoid ? "" : " (E shows it)"));
+      break;
     case GLFW_KEY_V: init_camera(); break;  // reset the view: frame the hand and object again, at the current state
     case GLFW_KEY_Q:
       if (ctrl) glfwSetWindowShouldClose(window_, GLFW_TRUE);

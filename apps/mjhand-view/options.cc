@@ -26,6 +26,8 @@ flags:
   --paused                 start paused
   --cones                  show friction cones from the start
   --ellipsoid              show the grasp's kinematic manipulability ellipsoid from the start
+  --synergy-ellipsoid      show it through the model's synergy plugin instance (synergy inputs dz instead of
+                           joint speeds) from the start; the model must have one
   --epsilon                compute Ferrari-Canny epsilon in the metrics box from the start
   --plot TEXT              plot every signal whose label contains TEXT from the start (repeatable), e.g.
                            --plot "q f1_" or --plot "contact normal"
@@ -47,6 +49,7 @@ keys:
   [ / ]        previous / next keyframe    F2 or P      screenshot to mjhand-view-<time>.png
   tab          show / hide the panels      C / F        toggle contact forces / friction cones
   E            toggle the manipulability ellipsoid
+  S            ellipsoid through the synergies / with joint inputs (models with a synergy instance)
   V            reset the view (frame the hand and the grasped object at the current state)
   ctrl+Q       quit
 mouse (like MuJoCo's simulate):
@@ -103,6 +106,8 @@ Options parse_options(int argc, char** argv) {
       o.cones = true;
     } else if (a == "--ellipsoid") {
       o.ellipsoid = true;
+    } else if (a == "--synergy-ellipsoid") {
+      o.ellipsoid = o.synergy_ellipsoid = true;
     } else if (a == "--plot") {
       o.plots.push_back(value());
     } else if (a == "--epsilon") {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace mjhand::view {
@@ -67,18 +68,37 @@ double ellipsoid_drawn_axis(const mjModel* m, const OverlayFlags& flags, double 
   return std::max(static_cast<double>(flags.ellipsoid_scale) * a, 0.002 * extent);
 }
 
+const GraspEllipsoid& selected_ellipsoid(const GraspMetrics& g, const OverlayFlags& flags) {
+  return flags.ellipsoid_synergies ? g.synergy_ellipsoid : g.ellipsoid;
+}
+
+std::string ellipsoid_text(const GraspMetrics& g, const OverlayFlags& flags) {
+  if (!flags.manip_ellipsoid) return "";
+  const std::string space =
+      flags.ellipsoid_synergies ? "synergy space (instance '" + g.synergy_instance + "')" : "joint space";
+  const GraspEllipsoid& e = selected_ellipsoid(g, flags);
+  if (flags.ellipsoid_synergies && !g.synergy_note.empty()) return "ellipsoid   synergy space: " + g.synergy_note;
+  if (!e.ok) return "ellipsoid   " + space + ": no grasp to draw";
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "ellipsoid   %s\n  inputs    %d of %d compatible\n  semi-axes %.3g %.3g %.3g m/s",
+                space.c_str(), e.compatible_inputs, e.inputs, e.axes(0), e.axes(1), e.axes(2));
+  return buf;
+}
+
 void add_ellipsoid_overlay(const mjModel* m, const GraspMetrics& g, const OverlayFlags& flags, mjvScene& scn) {
-  if (!flags.manip_ellipsoid || !g.ellipsoid_ok) return;
+  const GraspEllipsoid& e = selected_ellipsoid(g, flags);
+  if (!flags.manip_ellipsoid || !e.ok) return;
   mjvGeom* geom = next_geom(scn);
   if (!geom) return;
-  static const float rgba[4] = {0.6f, 0.25f, 0.95f, 0.5f};
+  static const float joint_rgba[4] = {0.6f, 0.25f, 0.95f, 0.5f};
+  static const float synergy_rgba[4] = {0.1f, 0.85f, 0.3f, 0.5f};
   mjtNum size[3], pos[3], mat[9];
   for (int i = 0; i < 3; ++i) {
-    size[i] = ellipsoid_drawn_axis(m, flags, g.ellipsoid_axes(i));
-    pos[i] = g.ellipsoid_centre(i);
-    for (int j = 0; j < 3; ++j) mat[3 * i + j] = g.ellipsoid_dirs(i, j);  // row-major; geom axis j = direction j
+    size[i] = ellipsoid_drawn_axis(m, flags, e.axes(i));
+    pos[i] = e.centre(i);
+    for (int j = 0; j < 3; ++j) mat[3 * i + j] = e.dirs(i, j);  // row-major; geom axis j = direction j
   }
-  mjv_initGeom(geom, mjGEOM_ELLIPSOID, size, pos, mat, rgba);
+  mjv_initGeom(geom, mjGEOM_ELLIPSOID, size, pos, mat, flags.ellipsoid_synergies ? synergy_rgba : joint_rgba);
   commit(scn, geom);
 }
 

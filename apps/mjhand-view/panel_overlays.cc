@@ -20,13 +20,17 @@ void draw_overlay_panel(UiState& ui) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(90);
     ImGui::SliderFloat("s##ellipsoid", &f.ellipsoid_scale, 0.01f, 100.0f, "%.2g s", ImGuiSliderFlags_Logarithmic);
+    ImGui::Checkbox("through the synergies (S)", &f.ellipsoid_synergies);
     if (f.manip_ellipsoid && ui.grasp) {
       const GraspMetrics& g = ui.grasp->metrics();
-      if (g.ellipsoid_ok) {
-        ImGui::Text("semi-axes %.3g %.3g %.3g m/s per unit joint speed", g.ellipsoid_axes(0), g.ellipsoid_axes(1),
-                    g.ellipsoid_axes(2));
+      const GraspEllipsoid& e = selected_ellipsoid(g, f);
+      if (f.ellipsoid_synergies && !g.synergy_note.empty()) {
+        ImGui::TextDisabled("%s", g.synergy_note.c_str());
+      } else if (e.ok) {
+        ImGui::Text("semi-axes %.3g %.3g %.3g m/s per unit %s", e.axes(0), e.axes(1), e.axes(2),
+                    f.ellipsoid_synergies ? "synergy speed" : "joint speed");
         ImGui::Text("drawn x %.3g s (1 m/s -> %.3g m)%s", f.ellipsoid_scale, f.ellipsoid_scale,
-                    g.ellipsoid_indeterminate > 0 ? "; object motions the contacts leave free" : "");
+                    e.indeterminate > 0 ? "; object motions the contacts leave free" : "");
       } else {
         ImGui::TextDisabled("no grasp to draw");
       }

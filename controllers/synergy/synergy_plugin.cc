@@ -39,12 +39,18 @@ class SynergyPlugin : public Plugin {
     ctl_->compute(m, d, s);
     for (int a : ctl_->options().inputs) d->ctrl[a] = 0;
   }
+  const SynergyController* controller() const { return ctl_ ? &*ctl_ : nullptr; }
 
  private:
   std::optional<SynergyController> ctl_;
 };
 
 }  // namespace
+
+const SynergyController* synergy_controller(const Plugin& plugin) {
+  const auto* p = dynamic_cast<const SynergyPlugin*>(&plugin);
+  return p ? p->controller() : nullptr;
+}
 
 std::unique_ptr<Plugin> make_synergy_plugin(const mjModel* m, const Config& cfg) {
   SynergyController::Options o;

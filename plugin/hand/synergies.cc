@@ -240,4 +240,25 @@ void scatter_synergy_joints(const SynergyJoints& joints, const Eigen::Ref<const 
   for (size_t i = 0; i < joints.qpos.size(); ++i) qpos[joints.qpos[i]] = q(static_cast<Eigen::Index>(i));
 }
 
+Eigen::MatrixXd synergy_matrix_on_dofs(const Synergies& s, const SynergyJoints& joints, const std::vector<int>& dofs,
+                                       int* used) {
+  if (joints.dof.size() != s.joints.size() || s.S.rows() != static_cast<Eigen::Index>(s.joints.size())) {
+    throw std::invalid_argument("synergy_matrix_on_dofs: " + std::to_string(joints.dof.size()) +
+                                " resolved joints for " + std::to_string(s.joints.size()) + " synergy joints and " +
+                                std::to_string(s.S.rows()) + " rows of S");
+  }
+  Eigen::MatrixXd out = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(dofs.size()), s.S.cols());
+  int found = 0;
+  for (size_t i = 0; i < dofs.size(); ++i) {
+    for (size_t j = 0; j < joints.dof.size(); ++j) {
+      if (joints.dof[j] != dofs[i]) continue;
+      out.row(static_cast<Eigen::Index>(i)) = s.S.row(static_cast<Eigen::Index>(j));
+      ++found;
+      break;
+    }
+  }
+  if (used) *used = found;
+  return out;
+}
+
 }  // namespace mjhand

@@ -83,4 +83,10 @@ void gather_synergy_joints(const SynergyJoints& joints, const mjtNum* qpos, Eige
 // Writes q into qpos at the synergy joints' addresses (other entries untouched). q must have n entries (checked).
 void scatter_synergy_joints(const SynergyJoints& joints, const Eigen::Ref<const Eigen::VectorXd>& q, mjtNum* qpos);
 
+// The synergy matrix on a list of model dofs (e.g. HandModel::dofs, the columns of J_H): row i is the row of S of
+// the synergy joint whose dof is dofs[i], zero where dofs[i] is no synergy joint (a joint the synergies do not move,
+// held fixed). dofs.size() x k. `used` (optional) receives how many synergy joints were found among dofs.
+Eigen::MatrixXd synergy_matrix_on_dofs(const Synergies& s, const SynergyJoints& joints, const std::vector<int>& dofs,
+                                       int* used = nullptr);
+
 }  // namespace mjhand

@@ -6,7 +6,7 @@
 #              berul_finger_markers.xml, 2.4%, the next ones 5%); a model MuJoCo cannot compile alone passes only when another model
 #              includes it (an include-only fragment, listed), and every other model must give a screenshot.
 # MODE errors: bad model -> nonzero exit + MuJoCo's message; --keyframe nonexistent -> the known keyframes; no
-#              display -> the xvfb-run hint; --ui draws panels (image differs from the one without); the
+#              display -> the xvfb-run hint; --synergy-ellipsoid without a synergy instance -> refused; --ui draws panels (image differs from the one without); the
 #              interactive window runs and quits (--quit-after); --help lists every flag.
 # Exit 77 (ctest SKIP_RETURN_CODE) when xvfb-run is not installed.
 set -u
@@ -89,6 +89,11 @@ if [ "$MODE" = errors ]; then
   [ $? -ne 0 ] && grep -q "nosuchbody" "$WORK/obj.err" || bad "--object nosuchbody not reported"
   "$VIEWER" "$SRC/models/pid_finger.xml" --set hold.kp=-1 --screenshot "$WORK/s.png" 2>"$WORK/set.err" >/dev/null
   [ $? -ne 0 ] && grep -q "hold" "$WORK/set.err" && grep -q "kp" "$WORK/set.err" || { bad "--set hold.kp=-1 not reported"; cat "$WORK/set.err"; }
+  # 4b. --synergy-ellipsoid needs a synergy instance: refused by name without one, drawn with one.
+  "$VIEWER" "$SRC/models/pid_finger.xml" --synergy-ellipsoid --screenshot "$WORK/se.png" 2>"$WORK/se.err" >/dev/null
+  [ $? -eq 2 ] && grep -q "no synergy plugin instance" "$WORK/se.err" || { bad "--synergy-ellipsoid without synergies not refused"; cat "$WORK/se.err"; }
+  "$VIEWER" "$SRC/models/direct_drive_synergy_grasp.xml" --keyframe hold --synergy-ellipsoid --screenshot "$WORK/se_ok.png" \
+    --width 320 --height 240 >/dev/null 2>&1 || bad "--synergy-ellipsoid on the synergy grasp failed"
   # 5. --ui draws the panels into the screenshot: the image differs from the plain one in a sizeable area.
   M="$SRC/models/grasp_sensor_scene.xml"
   "$VIEWER" "$M" --screenshot "$WORK/plain.png" --time 0.3 --width 640 --height 480 >/dev/null 2>&1 || bad "plain screenshot failed"
@@ -106,7 +111,7 @@ if [ "$MODE" = errors ]; then
   # 7. --help lists every flag and the main keys.
   help=$("$VIEWER" --help) || bad "--help exit code"
   for f in --keyframe --set --object --speed --paused --cones --epsilon --width --height --camera --lookat --azimuth \
-           --elevation --distance --plot --screenshot --time --ui --quit-after space backspace F2 ctrl+L; do
+           --elevation --distance --plot --screenshot --time --ui --quit-after --ellipsoid --synergy-ellipsoid space backspace F2 ctrl+L; do
     grep -q -- "$f" <<<"$help" || bad "--help does not mention $f"
   done
   exit $fail
