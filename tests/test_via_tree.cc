@@ -1,0 +1,225 @@
+// Via-point fingertip paths on fingers read from any MJCF kinematic tree (issue 18 item 1): ViaJointTrajectory over
+// a TreeChain's serial chain on the Allegro-style hand's 4-joint fingers (redundant for a 3-D tip path), checked
+// against MuJoCo's own kinematics (xpos after mj_kinematics, mj_jacBody), and computed_torque trajectory=via with
+// finger=<tip body or site> tracking such a path in simulation on the real hand model.
+#include <catch2/catch.hpp>
+
+#include <mujoco/mujoco.h>
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <mjhand/hand/tree_chains.h>
+#include <mjhand/kinematics/forward_kinematics.h>
+#include <mjhand/trajectory/trajectory.h>
+#include "test_util.h"
+
+using namespace mjhand;
+using mjhand_test::load_xml_file;
+using mjhand_test::load_xml_string;
+using mjhand_test::make_data;
+using mjhand_test::source_path;
+
+namespace {
+
+struct Finger {
+  const char* tip;                // tip body (its origin: the fingertip sphere's centre)
+  std::vector<double> q0;         // start posture, inside the joint ranges, away from the straight (singular) finger
+  std::vector<double> dq_via, dq_goal;  // the via point and the goal: MuJoCo's tip at q0 + dq (so reachable)
+};
+
+const Finger kIndex{"link_3.0_tip", {0.1, 0.5, 0.6, 0.5}, {0.1, 0.2, 0.1, 0.1}, {-0.1, 0.35, 0.3, 0.2}};
+const Finger kThumb{"link_15.0_tip", {0.9, 0.5, 0.4, 0.4}, {0.1, 0.15, 0.2, 0.1}, {-0.1, 0.3, 0.35, 0.3}};
+
+std::vector<double> plus(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> c(a.size());
+  for (size_t i = 0; i < a.size(); ++i) c[i] = a[i] + b[i];
+  return c;
+}
+
+// MuJoCo's position of the chain's tip body with the chain's joints at q (the rest of qpos at qpos0).
+Eigen::Vector3d mujoco_tip(const mjModel* m, mjData* d, const TreeChain& tc, const double* q) {
+  for (int i = 0; i < tc.chain.dof(); ++i) d->qpos[tc.qpos_adr[i]] = q[i];
+  mj_kinematics(m, d);
+  mj_comPos(m, d);  // mj_jac* read cdof
+  return Eigen::Vector3d(d->xpos + 3 * tc.tip_body);
+}
+
+// MuJoCo's position Jacobian (mj_jacBody) of the tip body's origin restricted to the chain's dofs, at q.
+Eigen::Matrix<double, 3, 4> mujoco_jacobian(const mjModel* m, mjData* d, const TreeChain& tc, const double* q) {
+  mujoco_tip(m, d, tc, q);
+  double jacp[3 * 32];
+  mj_jacBody(m, d, jacp, nullptr, tc.tip_body);
+  Eigen::Matrix<double, 3, 4> J;
+  for (int i = 0; i < 4; ++i)
+    for (int r = 0; r < 3; ++r) J(r, i) = jacp[r * m->nv + tc.dof_adr[i]];
+  return J;
+}
+
+}  // namespace
+
+TEST_CASE("via path on Allegro fingers: MuJoCo's FK puts the tip on the path through the via points, in the limits",
+          "[via_tree]") {
+  auto m = load_xml_file(source_path("models/real/allegro_hand.xml"));
+  auto d = make_data(m.get());
+  REQUIRE(m->nv <= 32);
+  for (const Finger& f : {kIndex, kThumb}) {
+    mj_resetData(m.get(), d.get());
+    mj_kinematics(m.get(), d.get());
+    TreeChain tc = tree_chain(m.get(), "base_link", f.tip);
+    set_world_base(d.get(), tc);
+    REQUIRE(tc.chain.dof() == 4);
+    const Eigen::Vector3d p0 = mujoco_tip(m.get(), d.get(), tc, f.q0.data());
+    const std::vector<Eigen::Vector3d> w = {p0, mujoco_tip(m.get(), d.get(), tc, plus(f.q0, f.dq_via).data()),
+                                            mujoco_tip(m.get(), d.get(), tc, plus(f.q0, f.dq_goal).data())};
+    ViaJointTrajectory tr(tc.chain, ViaPointPath(w, {0.4, 0.4}, 0.1, 0.05), f.q0);
+    ViaRedundancy min_norm;
+    min_norm.posture_gain = 0;
+    ViaJointTrajectory tr0(tc.chain, ViaPointPath(w, {0.4, 0.4}, 0.1, 0.05), f.q0, 1e-3, min_norm);
+    CHECK(tr.redundant());
+    const ViaPointPath& path = tr.path();
+    double worst_x = 0, worst_v = 0, worst_jv = 0, worst_acc = 0, worst_a = 0, worst_law = 0, worst_law0 = 0;
+    double worst_limit = -1e9, closest = 1e9;
+    const double h = 1e-5;
+    for (double t = 0.0; t < path.end_time() + 0.05; t += 0.00317) {
+      double q[4], qd[4], qdd[4], qp[4], vp[4], ap[4], qm[4], vm[4], am[4];
+      tr.evaluate(t, q, qd, qdd);
+      tr.evaluate(t + h, qp, vp, ap);
+      tr.evaluate(t - h, qm, vm, am);
+      Eigen::Vector3d x, xd, xdd;
+      path.evaluate(t, &x, &xd, &xdd);
+      // MuJoCo at (q, qd): tip position, J (mj_jacBody) and Jdot (mj_jacDot) at the tip body's origin.
+      for (int i = 0; i < 4; ++i) d->qvel[tc.dof_adr[i]] = qd[i];
+      const Eigen::Vector3d xm = mujoco_tip(m.get(), d.get(), tc, q);
+      mj_comVel(m.get(), d.get());
+      double jacp[3 * 32], jdot[3 * 32];
+      mj_jacBody(m.get(), d.get(), jacp, nullptr, tc.tip_body);
+      mj_jacDot(m.get(), d.get(), jdot, nullptr, d->xpos + 3 * tc.tip_body, tc.tip_body);
+      Eigen::Matrix<double, 3, 4> J, Jdot;
+      for (int i = 0; i < 4; ++i)
+        for (int r = 0; r < 3; ++r) {
+          J(r, i) = jacp[r * m->nv + tc.dof_adr[i]];
+          Jdot(r, i) = jdot[r * m->nv + tc.dof_adr[i]];
+        }
+      const Eigen::Map<const Eigen::Vector4d> vqd(qd), vqdd(qdd), vq(q), vq0(f.q0.data());
+      worst_x = std::max(worst_x, (xm - x).norm());
+      closest = std::min(closest, (xm - w[1]).norm());
+      worst_jv = std::max(worst_jv, (J * vqd - xd).norm());
+      worst_acc = std::max(worst_acc, (J * vqdd + Jdot * vqd - xdd).norm());
+      // The redundancy law (ViaRedundancy) in MuJoCo's terms: the part of qd along J's null vector n is
+      // 50 |xd| n.(q0 - q); with posture_gain 0 it is zero (minimum-norm qd).
+      const Eigen::Vector4d n = Eigen::FullPivLU<Eigen::Matrix<double, 3, 4>>(J).kernel().col(0).normalized();
+      worst_law = std::max(worst_law, std::abs(n.dot(vqd) - 50.0 * xd.norm() * n.dot(vq0 - vq)));
+      double q0n[4], qd0n[4], qdd0n[4];
+      tr0.evaluate(t, q0n, qd0n, qdd0n);
+      const Eigen::Vector4d n0 = Eigen::FullPivLU<Eigen::Matrix<double, 3, 4>>(mujoco_jacobian(m.get(), d.get(), tc, q0n))
+                                     .kernel().col(0).normalized();
+      worst_law0 = std::max(worst_law0, std::abs(n0.dot(Eigen::Map<const Eigen::Vector4d>(qd0n))));
+      for (int i = 0; i < 4; ++i) {
+        const int j = tc.joint_ids[i];
+        worst_limit = std::max({worst_limit, m->jnt_range[2 * j] - q[i], q[i] - m->jnt_range[2 * j + 1]});
+        worst_v = std::max(worst_v, std::abs((qp[i] - qm[i]) / (2 * h) - qd[i]));
+        if (std::abs(ap[i] - am[i]) < 1e-3) worst_a = std::max(worst_a, std::abs((vp[i] - vm[i]) / (2 * h) - qdd[i]));
+      }
+    }
+    WARN(f.tip << ": path " << worst_x << " m, J qd - xd " << worst_jv << " m/s, J qdd + Jdot qd - xdd " << worst_acc
+               << " m/s^2, null-space law " << worst_law << " / " << worst_law0 << " rad/s, qd vs FD " << worst_v
+               << ", qdd vs FD " << worst_a << ", limit margin " << -worst_limit << " rad, via point passed at "
+               << closest << " m (|dv| tb / 8 = " << path.via_miss(1) << ")");
+    // Newton stops at |e| < 1e-14 m; MuJoCo's FK and the chain's agree to 1.7e-16 m (test_tree_chains.cc): rounding
+    // room (measured 1.0e-14 m).
+    CHECK(worst_x < 1e-12);
+    // qd = J+ xd + null-space term: J qd = xd up to rounding of a 3x4 product with |qd| ~ 1 rad/s (measured 8.7e-16).
+    CHECK(worst_jv < 1e-12);
+    // qdd: J-dot terms from central differences with a 3e-4 rad step, truncation ~1e-7 relative on |xdd| <= 1 m/s^2
+    // (measured 2.6e-8 / 7.5e-8 m/s^2); a missing J-dot term would leave |Jdot qd| ~ 0.1 m/s^2.
+    CHECK(worst_acc < 1e-6);
+    // The documented redundancy law against MuJoCo's J null vector: rounding (measured 1.8e-15 rad/s).
+    CHECK(worst_law < 1e-12);
+    CHECK(worst_law0 < 1e-12);
+    // qd and qdd are the derivatives of q and qd (central differences, h = 1e-5 s; the Hermite interpolant is C1 at
+    // the 1 ms samples, so its second derivative jumps there): measured 3.6e-8 rad/s and 4.8e-6 rad/s^2; 1e-6 and
+    // 1e-4 are 28x and 21x, far below the 0.1-1 rad/s a wrong null-space term would give.
+    CHECK(worst_v < 1e-6);
+    CHECK(worst_a < 1e-4);
+    CHECK(worst_limit < 0.0);  // inside every joint range along the whole path (measured margin >= 0.28 rad)
+    // Via point passed at |dv| tb / 8, the path's own distance (the closest sample can only be nearer, + rounding).
+    CHECK(closest <= path.via_miss(1) + 1e-12);
+    double q[4], qd[4], qdd[4];
+    tr.evaluate(path.knot_time(1), q, qd, qdd);
+    CHECK((mujoco_tip(m.get(), d.get(), tc, q) - w[1]).norm() == Approx(path.via_miss(1)).margin(1e-12));
+    // Ends at rest on the goal; starts at q0 (the path starts at its tip: no IK moves it).
+    tr.evaluate(path.end_time() + 0.1, q, qd, qdd);
+    CHECK((mujoco_tip(m.get(), d.get(), tc, q) - w[2]).norm() < 1e-12);
+    for (int i = 0; i < 4; ++i) CHECK((qd[i] == 0.0 && qdd[i] == 0.0));
+    tr.evaluate(0.0, q, qd, qdd);
+    for (int i = 0; i < 4; ++i) CHECK(q[i] == Approx(f.q0[i]).margin(1e-12));
+  }
+}
+
+TEST_CASE("via path on a tree finger: a via point out of reach or a path beyond a joint limit is named", "[via_tree]") {
+  auto m = load_xml_file(source_path("models/real/allegro_hand.xml"));
+  auto d = make_data(m.get());
+  mj_kinematics(m.get(), d.get());
+  TreeChain tc = tree_chain(m.get(), "base_link", "link_3.0_tip");
+  set_world_base(d.get(), tc);
+  const Eigen::Vector3d p0 = mujoco_tip(m.get(), d.get(), tc, kIndex.q0.data());
+  // 0.3 m from joint_0.0's anchor straight along the finger at q = 0: the tip reaches at most 16.4 + 54 + 38.4 + 26.7
+  // = 135.5 mm from that anchor (the published link lengths), so the closest tip is the straight finger's, 164.5 mm
+  // short. The sampled path fails before it gets there; the message names the via point and that distance.
+  const std::vector<double> zero(4, 0.0);
+  const Eigen::Vector3d anchor(d->xanchor + 3 * tc.joint_ids[0]);
+  const Eigen::Vector3d straight = mujoco_tip(m.get(), d.get(), tc, zero.data());
+  const Eigen::Vector3d far = anchor + 0.3 * (straight - anchor).normalized();
+  const Eigen::Vector3d mid = 0.5 * (p0 + far) + Eigen::Vector3d(0, 0.01, 0);
+  std::string message;
+  try {
+    ViaJointTrajectory(tc.chain, ViaPointPath({p0, mid, far}, {0.5, 0.5}, 0.1), kIndex.q0);
+  } catch (const std::invalid_argument& e) {
+    message = e.what();
+  }
+  INFO(message);
+  CHECK_THAT(message, Catch::Contains("not reachable by chain 'link_3.0_tip' within its joint limits"));
+  const std::smatch found = [&] {
+    std::smatch s;
+    std::regex_search(message, s, std::regex("(via point|goal) (\\d) .* the closest tip position found is ([0-9.e+-]+) m"));
+    return s;
+  }();
+  REQUIRE(found.size() == 4);
+  CHECK(found[2] == "1");  // the middle point already lies beyond the reach (|mid - anchor| ~ 0.2 m)
+  // The closest tip to `mid` is at least |mid - anchor| - 0.1355 m away (the reach sphere), and DLS IK finds the
+  // straight finger pointing nearly at it: measured 0.49 mm above that bound (DLS stalls near the singular straight
+  // finger, and the abduction range limits the direction); 1 cm tells it from the start tip's 8 cm.
+  const double bound = (mid - anchor).norm() - (straight - anchor).norm();
+  WARN("closest " << found[3] << " m, reach-sphere bound " << bound << " m");
+  CHECK(std::stod(found[3]) >= bound - 1e-12);
+  CHECK(std::stod(found[3]) < bound + 1e-2);
+  // A reachable goal whose path (redundancy resolved toward the start posture) bends joint_1.0 below its lower
+  // limit -0.196 rad: named with the joint, its range and the excess.
+  const std::vector<double> qs = {0.0, 0.3, 0.3, -0.15}, dq = {0.0, -0.4, -0.4, -0.2};
+  const ViaPointPath dive({mujoco_tip(m.get(), d.get(), tc, qs.data()), mujoco_tip(m.get(), d.get(), tc, plus(qs, dq).data())},
+                          {0.5}, 0.1);
+  CHECK_THROWS_WITH(ViaJointTrajectory(tc.chain, dive, qs),
+                    Catch::Contains("toward goal 1") && Catch::Contains("drives joint 1 to -0.196") &&
+                        Catch::Contains("beyond its range [-0.196, 1.61]"));
+  // Independently: without that limit the same law does go below it (MuJoCo's tip stays on the path there).
+  TreeChain unlimited = tc;
+  unlimited.chain.links[1].lower = -INFINITY;
+  ViaJointTrajectory free_path(unlimited.chain, dive, qs);
+  double lowest = 0, worst = 0;
+  for (double t = 0; t < dive.end_time(); t += 0.001) {
+    double q[4], qd[4], qdd[4];
+    free_path.evaluate(t, q, qd, qdd);
+    Eigen::Vector3d x, xd, xdd;
+    dive.evaluate(t, &x, &xd, &xdd);
+    lowest = std::min(lowest, q[1]);
+    worst = std::max(worst, (mujoco_tip(m.get(), d.get(), tc, q) - x).norm());
+  }
+  CHECK(lowest < m->jnt_range[2 * tc.joint_ids[1]]);
+  CHECK(worst < 1e-12);  // as in the test above
+}
