@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -222,4 +223,132 @@ TEST_CASE("via path on a tree finger: a via point out of reach or a path beyond 
   }
   CHECK(lowest < m->jnt_range[2 * tc.joint_ids[1]]);
   CHECK(worst < 1e-12);  // as in the test above
+}
+
+namespace {
+
+// `xml` with a computed_torque instance "via" configured by `config` ("k=v k2=v2").
+std::string with_via_instance(std::string xml, const std::string& config) {
+  std::string ext = "<extension><plugin plugin=\"mjhand.computed_torque\"><instance name=\"via\">";
+  std::istringstream keys(config);
+  for (std::string kv; keys >> kv;) {
+    const size_t eq = kv.find('=');
+    ext += "<config key=\"" + kv.substr(0, eq) + "\" value=\"" + kv.substr(eq + 1) + "\"/>";
+  }
+  ext += "</instance></plugin></extension>";
+  xml.insert(xml.find("<worldbody>"), ext);
+  return xml;
+}
+
+// The Allegro hand with its index finger's four position servos replaced by computed_torque's actuators (instance
+// "via", configured by `config`), under RK4 at 1 ms.
+std::string allegro_with_computed_torque(const std::string& config) {
+  std::string xml = mjhand_test::read_all(source_path("models/real/allegro_hand.xml"));
+  const std::string option = "<option timestep=\"0.002\"";
+  REQUIRE(xml.find(option) != std::string::npos);
+  xml.replace(xml.find(option), option.size(), "<option timestep=\"0.001\" integrator=\"RK4\"");
+  const std::string servos = std::regex_replace(
+      xml, std::regex("<position name=\"actuator_([0-3])\\.0\" joint=\"joint_([0-3])\\.0\"[^>]*/>"),
+      "<plugin name=\"ct_$1\" joint=\"joint_$2.0\" instance=\"via\" gear=\"1\" ctrllimited=\"false\"/>");
+  REQUIRE(servos != xml);
+  return with_via_instance(servos, config);
+}
+
+std::string csv(const std::vector<double>& v) {
+  std::ostringstream s;
+  s.precision(17);
+  for (size_t i = 0; i < v.size(); ++i) s << (i ? "," : "") << v[i];
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("computed_torque trajectory=via on the Allegro hand's index finger (finger=<tip body>) tracks in simulation",
+          "[via_tree]") {
+  auto ref = load_xml_file(source_path("models/real/allegro_hand.xml"));
+  auto rd = make_data(ref.get());
+  mj_kinematics(ref.get(), rd.get());
+  const TreeChain tc = tree_chain(ref.get(), "base_link", "link_3.0_tip");
+  const Eigen::Vector3d via = mujoco_tip(ref.get(), rd.get(), tc, plus(kIndex.q0, kIndex.dq_via).data());
+  const Eigen::Vector3d goal = mujoco_tip(ref.get(), rd.get(), tc, plus(kIndex.q0, kIndex.dq_goal).data());
+  const std::string config = "trajectory=via finger=link_3.0_tip q0=" + csv(kIndex.q0) + " points=" +
+                             csv({via.x(), via.y(), via.z(), goal.x(), goal.y(), goal.z()}) +
+                             " durations=0.4 blend=0.1 start=0.05";
+  auto m = load_xml_string(allegro_with_computed_torque(config));
+  auto d = make_data(m.get());
+  for (int i = 0; i < 4; ++i) d->qpos[m->jnt_qposadr[tc.joint_ids[i]]] = kIndex.q0[i];  // start on the path
+  const int tip = mj_name2id(m.get(), mjOBJ_BODY, "link_3.0_tip");
+  // The path the controller follows, rebuilt here from the same points (start: MuJoCo's tip at q0).
+  const ViaPointPath path({mujoco_tip(ref.get(), rd.get(), tc, kIndex.q0.data()), via, goal}, {0.4, 0.4}, 0.1, 0.05);
+  double closest = 1e9, worst_limit = -1e9, worst_track = 0;
+  while (d->time < 1.2) {
+    mj_step(m.get(), d.get());
+    mj_kinematics(m.get(), d.get());
+    const Eigen::Vector3d x(d->xpos + 3 * tip);
+    Eigen::Vector3d xr, xdr, xddr;
+    path.evaluate(d->time, &xr, &xdr, &xddr);
+    worst_track = std::max(worst_track, (x - xr).norm());
+    closest = std::min(closest, (x - via).norm());
+    for (int j : tc.joint_ids) {
+      const double q = d->qpos[m->jnt_qposadr[j]];
+      worst_limit = std::max({worst_limit, m->jnt_range[2 * j] - q, q - m->jnt_range[2 * j + 1]});
+    }
+  }
+  const double goal_error = (Eigen::Vector3d(d->xpos + 3 * tip) - goal).norm();
+  WARN("Allegro index under computed_torque (RK4, 1 ms): tip within " << worst_track << " m of the path, via point "
+       "passed at " << closest << " m (|dv| tb / 8 = " << path.via_miss(1) << " m), goal reached within " << goal_error
+       << " m, joint-limit margin " << -worst_limit << " rad");
+  // Exact model + RK4: what is left is the integrator's error (docs/controllers.md "Exact-model tracking bound";
+  // the e_GRASP finger reaches its goal to 7e-9 m). Measured here: 5.4e-6 m off the path, goal 1.2e-8 m; bounds 10x.
+  CHECK(worst_track < 5e-5);
+  CHECK(closest <= path.via_miss(1) + worst_track);
+  CHECK(goal_error < 1e-7);
+  CHECK(worst_limit < 0.0);
+}
+
+TEST_CASE("computed_torque trajectory=via refuses bad fingers and via points with the key and the joints named",
+          "[via_tree]") {
+  auto expect = [](const std::string& xml, const std::vector<std::string>& needles) {
+    const std::string error = mjhand_test::attach_error(xml);
+    INFO(error);
+    for (const std::string& n : needles) CHECK_THAT(error, Catch::Contains(n));
+  };
+  const std::string q0 = " q0=" + csv(kIndex.q0);
+  // A via point 0.3 m away (the index reaches 135.5 mm from its base).
+  expect(allegro_with_computed_torque("trajectory=via finger=link_3.0_tip points=0.4,0.05,0.3 durations=0.5" + q0),
+         {"'points'", "goal 1 (0.4, 0.05, 0.3) is not reachable", "closest tip position found is"});
+  // A path beyond a joint limit names the joint (the dive of the test above, from the same start).
+  {
+    auto ref = load_xml_file(source_path("models/real/allegro_hand.xml"));
+    auto rd = make_data(ref.get());
+    const TreeChain tc = tree_chain(ref.get(), "base_link", "link_3.0_tip");
+    const std::vector<double> qs = {0.0, 0.3, 0.3, -0.15}, dq = {0.0, -0.4, -0.4, -0.2};
+    const Eigen::Vector3d goal = mujoco_tip(ref.get(), rd.get(), tc, plus(qs, dq).data());
+    expect(allegro_with_computed_torque("trajectory=via finger=link_3.0_tip durations=0.5 blend=0.1 q0=" + csv(qs) +
+                                        " points=" + csv({goal.x(), goal.y(), goal.z()})),
+           {"'points'", "drives joint 'joint_1.0' to -0.196", "beyond its range"});
+  }
+  expect(allegro_with_computed_torque("trajectory=via finger=nothing points=0.1,0,0.3 durations=0.5"),
+         {"'finger'", "no embedded DH chain, site or body 'nothing'"});
+  expect(allegro_with_computed_torque("trajectory=via finger=link_3.0_tip root=link_4.0 points=0.1,0,0.3 "
+                                      "durations=0.5"),
+         {"'root'", "link_4.0"});
+  // The qpos0 default is the straight finger: singular (the tip cannot move along the finger).
+  expect(allegro_with_computed_torque("trajectory=via finger=link_3.0_tip points=0.14,0.04,0.29 durations=0.5"),
+         {"'points'", "singular"});
+  // 2F-85: the pad's chain is closed by the 4-bar's connect equality.
+  expect(with_via_instance(mjhand_test::read_all(source_path("models/real/robotiq_2f85.xml")),
+                           "trajectory=via finger=right_inner_finger_pad points=0,0,0.2 durations=0.5"),
+         {"'finger'", "not a free serial chain", "connect"});
+  // Shadow: the palm hangs on the servoed wrist; from the fixed forearm, with motors on the wrist, FFJ4 and FFJ3,
+  // FFJ2 and FFJ1 still share the one tendon actuator rh_A_FFJ0.
+  const std::string shadow = mjhand_test::read_all(source_path("models/real/shadow_hand.xml"));
+  expect(with_via_instance(shadow, "trajectory=via finger=rh_ffdistal points=0,0,0.2 durations=0.5"),
+         {"'root'", "'rh_palm' moves"});
+  const std::string motors = std::regex_replace(
+      shadow, std::regex("<position name=\"rh_A_(WRJ2|WRJ1|FFJ4|FFJ3)\" joint=\"([^\"]+)\"[^>]*/>"),
+      "<plugin name=\"ct_$1\" joint=\"$2\" instance=\"via\" gear=\"1\" ctrllimited=\"false\"/>");
+  REQUIRE(motors != shadow);
+  expect(with_via_instance(motors, "trajectory=via finger=rh_ffdistal root=rh_forearm points=0,0,0.2 durations=0.5"),
+         {"'joints'", "'rh_FFJ2' is driven only through tendon 'rh_FFJ0' by actuator 'rh_A_FFJ0'"});
 }

@@ -102,12 +102,17 @@ std::shared_ptr<const JointTrajectory> make_trajectory(const mjModel* m, const C
     ViaPointPath path(w, dur, blend, start);
     return std::make_shared<ViaJointTrajectory>(*finger, std::move(path), q0, 1e-3, redundancy);
   } catch (const std::invalid_argument& e) {
-    // The trajectory numbers the chain's joints from 0: name them.
-    std::string names;
+    // The trajectory numbers the chain's joints from 0: name them (MuJoCo keeps only the first ~1000 characters of a
+    // load error, so the names go where the number is, not in a list at the end).
+    std::string text = e.what();
     for (size_t i = 0; i < n; ++i) {
-      names += (i ? ", " : "") + std::to_string(i) + " = " + object_label(m, mjOBJ_JOINT, joints[i]);
+      const std::string num = "joint " + std::to_string(i) + " to ";
+      const size_t at = text.find(num);
+      if (at != std::string::npos) {
+        text.replace(at, num.size(), "joint " + object_label(m, mjOBJ_JOINT, joints[i]) + " to ");
+      }
     }
-    cfg.fail("points", std::string(e.what()) + " [joints of finger '" + finger->name + "': " + names + "]");
+    cfg.fail("points", text);
   }
 }
 
@@ -197,7 +202,22 @@ std::unique_ptr<Plugin> make_computed_torque_plugin(const mjModel* m, const Conf
       }
       found = a;
     }
-    if (found < 0) cfg.fail("joints", "joint " + object_label(m, mjOBJ_JOINT, j) + " has no motor actuator");
+    if (found < 0) {
+      // A joint moved only through a tendon actuator (the Shadow hand's J1 + J2) shares its actuator with others.
+      for (int a = 0; a < m->nu && found < 0; ++a) {
+        if (m->actuator_trntype[a] != mjTRN_TENDON) continue;
+        const int t = m->actuator_trnid[2 * a];
+        for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; ++w) {
+          if (m->wrap_type[w] == mjWRAP_JOINT && m->wrap_objid[w] == j) {
+            cfg.fail("joints", "joint " + object_label(m, mjOBJ_JOINT, j) + " is driven only through tendon " +
+                                   object_label(m, mjOBJ_TENDON, t) + " by actuator " +
+                                   object_label(m, mjOBJ_ACTUATOR, a) +
+                                   ", which couples it to other joints; computed torque needs a motor on each joint");
+          }
+        }
+      }
+      cfg.fail("joints", "joint " + object_label(m, mjOBJ_JOINT, j) + " has no motor actuator");
+    }
     const bool motor = m->actuator_dyntype[found] == mjDYN_NONE && m->actuator_gaintype[found] == mjGAIN_FIXED &&
                        m->actuator_biastype[found] == mjBIAS_NONE &&
                        m->actuator_gainprm[mjNGAIN * found] * m->actuator_gear[6 * found] != 0;

@@ -310,13 +310,11 @@ void ViaJointTrajectory::fail_unreachable(double t, const Eigen::Vector3d& x, co
   if (closest > 1e-6) {  // 1e-6 m: far above the IK's 1e-10 m tolerance, far below any useful fingertip miss
     s << "via trajectory: " << via << " " << k << " " << point_text(w) << " is not reachable by chain '"
       << chain_.name << "' within its joint limits: the closest tip position found is " << closest
-      << " m from it (the path fails at t = " << t << " s, point " << point_text(x) << ": " << reason << ", miss "
-      << miss << " m)";
+      << " m from it (the path fails at t = " << t << " s, point " << point_text(x) << ", miss " << miss << " m)";
   } else {
     s << "via trajectory: the path of chain '" << chain_.name << "' toward " << via << " " << k << " "
-      << point_text(w) << " leaves the finger's reach at t = " << t << " s, point " << point_text(x) << ": "
-      << reason << " (miss " << miss << " m); the via point itself is reachable: add a via point, or start from "
-      << "another q0";
+      << point_text(w) << " leaves the finger's reach at t = " << t << " s, point " << point_text(x) << " ("
+      << reason << ", miss " << miss << " m), though that point is reachable: add a via point or change q0";
   }
   throw std::invalid_argument(s.str());
 }
