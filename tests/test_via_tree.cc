@@ -29,13 +29,18 @@ using mjhand_test::source_path;
 namespace {
 
 struct Finger {
-  const char* tip;                // tip body (its origin: the fingertip sphere's centre)
+  const char* tip;                // tip body (the Allegro's: its origin, the fingertip sphere's centre)
   std::vector<double> q0;         // start posture, inside the joint ranges, away from the straight (singular) finger
   std::vector<double> dq_via, dq_goal;  // the via point and the goal: MuJoCo's tip at q0 + dq (so reachable)
 };
 
 const Finger kIndex{"link_3.0_tip", {0.1, 0.5, 0.6, 0.5}, {0.1, 0.2, 0.1, 0.1}, {-0.1, 0.35, 0.3, 0.2}};
 const Finger kThumb{"link_15.0_tip", {0.9, 0.5, 0.4, 0.4}, {0.1, 0.15, 0.2, 0.1}, {-0.1, 0.3, 0.35, 0.3}};
+// Shadow (5 joints, two redundant directions), tips at default_fingertip (the distal capsule's end).
+const Finger kShadowThumb{"rh_thdistal", {0.3, 0.6, 0.0, 0.2, 0.5}, {0.1, 0.1, 0.05, 0.1, 0.1},
+                          {-0.1, 0.2, -0.05, 0.2, 0.3}};
+const Finger kShadowLittle{"rh_lfdistal", {0.2, 0.0, 0.4, 0.5, 0.4}, {0.1, 0.1, 0.2, 0.1, 0.1},
+                           {0.2, -0.1, 0.4, 0.3, 0.2}};
 
 std::vector<double> plus(const std::vector<double>& a, const std::vector<double>& b) {
   std::vector<double> c(a.size());
@@ -43,38 +48,66 @@ std::vector<double> plus(const std::vector<double>& a, const std::vector<double>
   return c;
 }
 
-// MuJoCo's position of the chain's tip body with the chain's joints at q (the rest of qpos at qpos0).
+// MuJoCo's position of the chain's tip (its body's xpos/xmat and the fixed tip point on that body) with the
+// chain's joints at q (the rest of qpos unchanged).
 Eigen::Vector3d mujoco_tip(const mjModel* m, mjData* d, const TreeChain& tc, const double* q) {
   for (int i = 0; i < tc.chain.dof(); ++i) d->qpos[tc.qpos_adr[i]] = q[i];
   mj_kinematics(m, d);
   mj_comPos(m, d);  // mj_jac* read cdof
-  return Eigen::Vector3d(d->xpos + 3 * tc.tip_body);
+  const Eigen::Map<const Eigen::Matrix<mjtNum, 3, 3, Eigen::RowMajor>> R(d->xmat + 9 * tc.tip_body);
+  return Eigen::Vector3d(d->xpos + 3 * tc.tip_body) + R * tc.tip_in_body.translation();
 }
 
-// MuJoCo's position Jacobian (mj_jacBody) of the tip body's origin restricted to the chain's dofs, at q.
-Eigen::Matrix<double, 3, 4> mujoco_jacobian(const mjModel* m, mjData* d, const TreeChain& tc, const double* q) {
-  mujoco_tip(m, d, tc, q);
-  double jacp[3 * 32];
-  mj_jacBody(m, d, jacp, nullptr, tc.tip_body);
-  Eigen::Matrix<double, 3, 4> J;
-  for (int i = 0; i < 4; ++i)
-    for (int r = 0; r < 3; ++r) J(r, i) = jacp[r * m->nv + tc.dof_adr[i]];
+// MuJoCo's position Jacobian (mj_jac at the tip point) restricted to the chain's dofs, at q; Jdot likewise
+// (mj_jacDot, with qvel of the chain's dofs = qd) when jdot is given.
+Eigen::MatrixXd mujoco_jacobian(const mjModel* m, mjData* d, const TreeChain& tc, const double* q,
+                                const double* qd = nullptr, Eigen::MatrixXd* jdot = nullptr) {
+  const int n = tc.chain.dof();
+  if (qd)
+    for (int i = 0; i < n; ++i) d->qvel[tc.dof_adr[i]] = qd[i];
+  const Eigen::Vector3d p = mujoco_tip(m, d, tc, q);
+  std::vector<double> jacp(3 * m->nv), jd(3 * m->nv);
+  mj_jac(m, d, jacp.data(), nullptr, p.data(), tc.tip_body);
+  if (jdot) {
+    mj_comVel(m, d);
+    mj_jacDot(m, d, jd.data(), nullptr, p.data(), tc.tip_body);
+    jdot->resize(3, n);
+  }
+  Eigen::MatrixXd J(3, n);
+  for (int i = 0; i < n; ++i)
+    for (int r = 0; r < 3; ++r) {
+      J(r, i) = jacp[r * m->nv + tc.dof_adr[i]];
+      if (jdot) (*jdot)(r, i) = jd[r * m->nv + tc.dof_adr[i]];
+    }
   return J;
 }
 
 }  // namespace
 
-TEST_CASE("via path on Allegro fingers: MuJoCo's FK puts the tip on the path through the via points, in the limits",
+TEST_CASE("via path on Allegro and Shadow fingers (4-5 joints): MuJoCo puts the tip on the path, in the limits",
           "[via_tree]") {
-  auto m = load_xml_file(source_path("models/real/allegro_hand.xml"));
-  auto d = make_data(m.get());
-  REQUIRE(m->nv <= 32);
-  for (const Finger& f : {kIndex, kThumb}) {
-    mj_resetData(m.get(), d.get());
+  struct Case {
+    const char* model;
+    const char* root;
+    Finger finger;
+  };
+  for (const Case& c : {Case{"allegro_hand.xml", "base_link", kIndex}, Case{"allegro_hand.xml", "base_link", kThumb},
+                        Case{"shadow_hand.xml", "rh_palm", kShadowThumb},
+                        Case{"shadow_hand.xml", "rh_palm", kShadowLittle}}) {
+    const Finger& f = c.finger;
+    auto m = load_xml_file(source_path(std::string("models/real/") + c.model));
+    auto d = make_data(m.get());
     mj_kinematics(m.get(), d.get());
-    TreeChain tc = tree_chain(m.get(), "base_link", f.tip);
-    set_world_base(d.get(), tc);
-    REQUIRE(tc.chain.dof() == 4);
+    const int tip_body = mj_name2id(m.get(), mjOBJ_BODY, f.tip);
+    // The Allegro's tips are the tip bodies' origins (as finger=<body> takes them); the Shadow's distal bodies sit
+    // on J1's axis, so their tip is default_fingertip's (the capsule's end).
+    const ChainTip tip = m->body_geomnum[tip_body] && std::string(c.model) == "shadow_hand.xml"
+                             ? default_fingertip(m.get(), tip_body)
+                             : ChainTip{-1, tip_body, Eigen::Isometry3d::Identity()};
+    TreeChain tc = tree_chain(m.get(), mj_name2id(m.get(), mjOBJ_BODY, c.root), tip);
+    set_world_base(d.get(), tc);  // the root at qpos0 (the Shadow's wrist joints stay there)
+    const int n = tc.chain.dof();
+    REQUIRE(n == static_cast<int>(f.q0.size()));
     const Eigen::Vector3d p0 = mujoco_tip(m.get(), d.get(), tc, f.q0.data());
     const std::vector<Eigen::Vector3d> w = {p0, mujoco_tip(m.get(), d.get(), tc, plus(f.q0, f.dq_via).data()),
                                             mujoco_tip(m.get(), d.get(), tc, plus(f.q0, f.dq_goal).data())};
@@ -87,79 +120,71 @@ TEST_CASE("via path on Allegro fingers: MuJoCo's FK puts the tip on the path thr
     double worst_x = 0, worst_v = 0, worst_jv = 0, worst_acc = 0, worst_a = 0, worst_law = 0, worst_law0 = 0;
     double worst_limit = -1e9, closest = 1e9;
     const double h = 1e-5;
+    const Eigen::Map<const Eigen::VectorXd> vq0(f.q0.data(), n);
+    std::vector<double> q(n), qd(n), qdd(n), qp(n), vp(n), ap(n), qm(n), vm(n), am(n), q0n(n), qd0n(n), qdd0n(n);
     for (double t = 0.0; t < path.end_time() + 0.05; t += 0.00317) {
-      double q[4], qd[4], qdd[4], qp[4], vp[4], ap[4], qm[4], vm[4], am[4];
-      tr.evaluate(t, q, qd, qdd);
-      tr.evaluate(t + h, qp, vp, ap);
-      tr.evaluate(t - h, qm, vm, am);
+      tr.evaluate(t, q.data(), qd.data(), qdd.data());
+      tr.evaluate(t + h, qp.data(), vp.data(), ap.data());
+      tr.evaluate(t - h, qm.data(), vm.data(), am.data());
       Eigen::Vector3d x, xd, xdd;
       path.evaluate(t, &x, &xd, &xdd);
-      // MuJoCo at (q, qd): tip position, J (mj_jacBody) and Jdot (mj_jacDot) at the tip body's origin.
-      for (int i = 0; i < 4; ++i) d->qvel[tc.dof_adr[i]] = qd[i];
-      const Eigen::Vector3d xm = mujoco_tip(m.get(), d.get(), tc, q);
-      mj_comVel(m.get(), d.get());
-      double jacp[3 * 32], jdot[3 * 32];
-      mj_jacBody(m.get(), d.get(), jacp, nullptr, tc.tip_body);
-      mj_jacDot(m.get(), d.get(), jdot, nullptr, d->xpos + 3 * tc.tip_body, tc.tip_body);
-      Eigen::Matrix<double, 3, 4> J, Jdot;
-      for (int i = 0; i < 4; ++i)
-        for (int r = 0; r < 3; ++r) {
-          J(r, i) = jacp[r * m->nv + tc.dof_adr[i]];
-          Jdot(r, i) = jdot[r * m->nv + tc.dof_adr[i]];
-        }
-      const Eigen::Map<const Eigen::Vector4d> vqd(qd), vqdd(qdd), vq(q), vq0(f.q0.data());
+      // MuJoCo at (q, qd): tip position, J (mj_jac) and Jdot (mj_jacDot) at the tip point.
+      Eigen::MatrixXd Jdot;
+      const Eigen::MatrixXd J = mujoco_jacobian(m.get(), d.get(), tc, q.data(), qd.data(), &Jdot);
+      const Eigen::Vector3d xm = mujoco_tip(m.get(), d.get(), tc, q.data());
+      const Eigen::Map<const Eigen::VectorXd> vqd(qd.data(), n), vqdd(qdd.data(), n), vq(q.data(), n);
       worst_x = std::max(worst_x, (xm - x).norm());
       closest = std::min(closest, (xm - w[1]).norm());
       worst_jv = std::max(worst_jv, (J * vqd - xd).norm());
       worst_acc = std::max(worst_acc, (J * vqdd + Jdot * vqd - xdd).norm());
-      // The redundancy law (ViaRedundancy) in MuJoCo's terms: the part of qd along J's null vector n is
-      // 50 |xd| n.(q0 - q); with posture_gain 0 it is zero (minimum-norm qd).
-      const Eigen::Vector4d n = Eigen::FullPivLU<Eigen::Matrix<double, 3, 4>>(J).kernel().col(0).normalized();
-      worst_law = std::max(worst_law, std::abs(n.dot(vqd) - 50.0 * xd.norm() * n.dot(vq0 - vq)));
-      double q0n[4], qd0n[4], qdd0n[4];
-      tr0.evaluate(t, q0n, qd0n, qdd0n);
-      const Eigen::Vector4d n0 = Eigen::FullPivLU<Eigen::Matrix<double, 3, 4>>(mujoco_jacobian(m.get(), d.get(), tc, q0n))
-                                     .kernel().col(0).normalized();
-      worst_law0 = std::max(worst_law0, std::abs(n0.dot(Eigen::Map<const Eigen::Vector4d>(qd0n))));
-      for (int i = 0; i < 4; ++i) {
+      // The redundancy law (ViaRedundancy) in MuJoCo's terms, with N = I - J+ J from MuJoCo's J: N qd equals
+      // 50 |xd| N (q0 - q); with posture_gain 0 it is zero (the minimum-norm qd).
+      const Eigen::MatrixXd N = Eigen::MatrixXd::Identity(n, n) - J.completeOrthogonalDecomposition().pseudoInverse() * J;
+      worst_law = std::max(worst_law, (N * vqd - 50.0 * xd.norm() * N * (vq0 - vq)).norm());
+      tr0.evaluate(t, q0n.data(), qd0n.data(), qdd0n.data());
+      const Eigen::MatrixXd J0 = mujoco_jacobian(m.get(), d.get(), tc, q0n.data());
+      const Eigen::MatrixXd N0 =
+          Eigen::MatrixXd::Identity(n, n) - J0.completeOrthogonalDecomposition().pseudoInverse() * J0;
+      worst_law0 = std::max(worst_law0, (N0 * Eigen::Map<const Eigen::VectorXd>(qd0n.data(), n)).norm());
+      for (int i = 0; i < n; ++i) {
         const int j = tc.joint_ids[i];
         worst_limit = std::max({worst_limit, m->jnt_range[2 * j] - q[i], q[i] - m->jnt_range[2 * j + 1]});
         worst_v = std::max(worst_v, std::abs((qp[i] - qm[i]) / (2 * h) - qd[i]));
         if (std::abs(ap[i] - am[i]) < 1e-3) worst_a = std::max(worst_a, std::abs((vp[i] - vm[i]) / (2 * h) - qdd[i]));
       }
     }
-    WARN(f.tip << ": path " << worst_x << " m, J qd - xd " << worst_jv << " m/s, J qdd + Jdot qd - xdd " << worst_acc
-               << " m/s^2, null-space law " << worst_law << " / " << worst_law0 << " rad/s, qd vs FD " << worst_v
-               << ", qdd vs FD " << worst_a << ", limit margin " << -worst_limit << " rad, via point passed at "
-               << closest << " m (|dv| tb / 8 = " << path.via_miss(1) << ")");
+    WARN(f.tip << " (" << n << " joints): path " << worst_x << " m, J qd - xd " << worst_jv
+               << " m/s, J qdd + Jdot qd - xdd " << worst_acc << " m/s^2, null-space law " << worst_law << " / "
+               << worst_law0 << " rad/s, qd vs FD " << worst_v << ", qdd vs FD " << worst_a << ", limit margin "
+               << -worst_limit << " rad, via point passed at " << closest << " m (|dv| tb / 8 = " << path.via_miss(1)
+               << ")");
     // Newton stops at |e| < 1e-14 m; MuJoCo's FK and the chain's agree to 1.7e-16 m (test_tree_chains.cc): rounding
     // room (measured 1.0e-14 m).
     CHECK(worst_x < 1e-12);
-    // qd = J+ xd + null-space term: J qd = xd up to rounding of a 3x4 product with |qd| ~ 1 rad/s (measured 8.7e-16).
+    // qd = J+ xd + null-space term: J qd = xd up to rounding of a 3 x n product with |qd| ~ 1 rad/s (measured
+    // <= 8.7e-16 m/s).
     CHECK(worst_jv < 1e-12);
     // qdd: J-dot terms from central differences with a 3e-4 rad step, truncation ~1e-7 relative on |xdd| <= 1 m/s^2
-    // (measured 2.6e-8 / 7.5e-8 m/s^2); a missing J-dot term would leave |Jdot qd| ~ 0.1 m/s^2.
+    // (measured <= 9.9e-8 m/s^2); a missing J-dot term would leave |Jdot qd| ~ 0.1 m/s^2.
     CHECK(worst_acc < 1e-6);
-    // The documented redundancy law against MuJoCo's J null vector: rounding (measured 1.8e-15 rad/s).
+    // The documented redundancy law against MuJoCo's J: rounding (measured <= 3.3e-15 rad/s).
     CHECK(worst_law < 1e-12);
     CHECK(worst_law0 < 1e-12);
     // qd and qdd are the derivatives of q and qd (central differences, h = 1e-5 s; the Hermite interpolant is C1 at
-    // the 1 ms samples, so its second derivative jumps there): measured 3.6e-8 rad/s and 4.8e-6 rad/s^2; 1e-6 and
-    // 1e-4 are 28x and 21x, far below the 0.1-1 rad/s a wrong null-space term would give.
+    // the 1 ms samples, so its second derivative jumps there): measured <= 3.6e-8 rad/s and 5.2e-6 rad/s^2; 1e-6
+    // and 1e-4 are >= 19x, far below the 0.1-1 rad/s a wrong null-space term would give.
     CHECK(worst_v < 1e-6);
     CHECK(worst_a < 1e-4);
-    CHECK(worst_limit < 0.0);  // inside every joint range along the whole path (measured margin >= 0.28 rad)
-    // Via point passed at |dv| tb / 8, the path's own distance (the closest sample can only be nearer, + rounding).
-    CHECK(closest <= path.via_miss(1) + 1e-12);
-    double q[4], qd[4], qdd[4];
-    tr.evaluate(path.knot_time(1), q, qd, qdd);
-    CHECK((mujoco_tip(m.get(), d.get(), tc, q) - w[1]).norm() == Approx(path.via_miss(1)).margin(1e-12));
+    CHECK(worst_limit < 0.0);  // inside every joint range along the whole path
+    // Via point passed at |dv| tb / 8 at its knot time, the path's own distance (+ rounding).
+    tr.evaluate(path.knot_time(1), q.data(), qd.data(), qdd.data());
+    CHECK((mujoco_tip(m.get(), d.get(), tc, q.data()) - w[1]).norm() == Approx(path.via_miss(1)).margin(1e-12));
     // Ends at rest on the goal; starts at q0 (the path starts at its tip: no IK moves it).
-    tr.evaluate(path.end_time() + 0.1, q, qd, qdd);
-    CHECK((mujoco_tip(m.get(), d.get(), tc, q) - w[2]).norm() < 1e-12);
-    for (int i = 0; i < 4; ++i) CHECK((qd[i] == 0.0 && qdd[i] == 0.0));
-    tr.evaluate(0.0, q, qd, qdd);
-    for (int i = 0; i < 4; ++i) CHECK(q[i] == Approx(f.q0[i]).margin(1e-12));
+    tr.evaluate(path.end_time() + 0.1, q.data(), qd.data(), qdd.data());
+    CHECK((mujoco_tip(m.get(), d.get(), tc, q.data()) - w[2]).norm() < 1e-12);
+    for (int i = 0; i < n; ++i) CHECK((qd[i] == 0.0 && qdd[i] == 0.0));
+    tr.evaluate(0.0, q.data(), qd.data(), qdd.data());
+    for (int i = 0; i < n; ++i) CHECK(q[i] == Approx(f.q0[i]).margin(1e-12));
   }
 }
 
