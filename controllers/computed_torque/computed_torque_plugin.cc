@@ -11,6 +11,7 @@
 
 #include <mjhand/computed_torque/computed_torque.h>
 #include <mjhand/hand/model_chains.h>
+#include <mjhand/hand/tree_chains.h>
 #include <mjhand/kinematics/forward_kinematics.h>
 #include <mjhand/host/controller_plugin.h>
 #include <mjhand/util/explicit_stability.h>
@@ -52,7 +53,7 @@ void check_in_range(const mjModel* m, const Config& cfg, const std::string& key,
 }
 
 std::shared_ptr<const JointTrajectory> make_trajectory(const mjModel* m, const Config& cfg, const std::string& kind,
-                                                       const std::vector<int>& joints, const ModelChain* finger) {
+                                                       const std::vector<int>& joints, const SerialChain* finger) {
   const size_t n = joints.size();
   const double start = cfg.get_double_or("start", 0.0, 0.0, 1e9);
   std::vector<double> qpos0(n);
@@ -81,7 +82,8 @@ std::shared_ptr<const JointTrajectory> make_trajectory(const mjModel* m, const C
     check_in_range(m, cfg, "amplitude_deg", joints, hi);
     return std::make_shared<CosineTrajectory>(amp, off, rate * deg, start);
   }
-  // via: fingertip path through points given in the world frame, converted with the finger's embedded DH chain.
+  // via: fingertip path through points given in the world frame, converted with the finger's serial chain (world
+  // base): an embedded DH chain or a chain read from the kinematic tree.
   const std::vector<double> q0 = per_joint(cfg, "q0", n, qpos0, -1e3, 1e3);
   check_in_range(m, cfg, "q0", joints, q0);
   const std::vector<double> pts = cfg.get_doubles("points");
@@ -91,15 +93,80 @@ std::shared_ptr<const JointTrajectory> make_trajectory(const mjModel* m, const C
   const size_t nseg = pts.size() / 3;
   std::vector<double> dur = per_joint(cfg, "durations", nseg, cfg.get_doubles("durations"), 1e-6, 1e6);
   const double blend = cfg.get_double_or("blend", 0.25 * *std::min_element(dur.begin(), dur.end()), 1e-9, 1e6);
+  ViaRedundancy redundancy;
+  redundancy.posture_gain = cfg.get_double_or("posture_gain", redundancy.posture_gain, 0.0, 1e6);
   std::vector<Eigen::Vector3d> w;
-  w.push_back(tip_pose_and_jacobian(finger->chain, q0.data()).translation());
+  w.push_back(tip_pose_and_jacobian(*finger, q0.data()).translation());
   for (size_t k = 0; k < nseg; ++k) w.emplace_back(pts[3 * k], pts[3 * k + 1], pts[3 * k + 2]);
   try {
     ViaPointPath path(w, dur, blend, start);
-    return std::make_shared<ViaJointTrajectory>(finger->chain, std::move(path), q0);
+    return std::make_shared<ViaJointTrajectory>(*finger, std::move(path), q0, 1e-3, redundancy);
   } catch (const std::invalid_argument& e) {
-    cfg.fail("points", e.what());
+    // The trajectory numbers the chain's joints from 0: name them (MuJoCo keeps only the first ~1000 characters of a
+    // load error, so the names go where the number is, not in a list at the end).
+    std::string text = e.what();
+    for (size_t i = 0; i < n; ++i) {
+      const std::string num = "joint " + std::to_string(i) + " to ";
+      const size_t at = text.find(num);
+      if (at != std::string::npos) {
+        text.replace(at, num.size(), "joint " + object_label(m, mjOBJ_JOINT, joints[i]) + " to ");
+      }
+    }
+    cfg.fail("points", text);
   }
+}
+
+// The finger of trajectory=via: `finger` names a generated hand's embedded DH chain (kept as it was), else a site or
+// a body that ends a chain read from the kinematic tree (a site: at the site; a body: at its origin), rooted at
+// `root` (default: the nearest body above it where fingers branch, finger_branch_body).
+SerialChain via_finger(const mjModel* m, const Config& cfg, std::vector<int>* joints) {
+  const std::string name = cfg.get_string("finger");
+  const int root = cfg.has("root") ? cfg.get_object("root", mjOBJ_BODY) : -1;
+  std::vector<ModelChain> chains;
+  try {
+    chains = read_model_chains(m);
+  } catch (const std::exception& e) {
+    cfg.fail("finger", std::string("the model's embedded DH chains are unusable: ") + e.what());
+  }
+  for (auto& c : chains) {
+    if (c.chain.name != name || (root >= 0 && root != c.palm_body)) continue;
+    if (!body_is_fixed(m, c.palm_body)) cfg.fail("finger", "the palm moves; via paths need a fixed palm");
+    std::vector<ModelChain> one{c};
+    set_world_bases(m, nullptr, one);
+    *joints = c.joint_ids;
+    SerialChain sc = to_serial_chain(one[0].chain);
+    sc.name = name;
+    return sc;
+  }
+  ChainTip tip;
+  tip.site = mj_name2id(m, mjOBJ_SITE, name.c_str());
+  if (tip.site < 0) tip.body = mj_name2id(m, mjOBJ_BODY, name.c_str());
+  if (tip.site < 0 && tip.body < 0) {
+    cfg.fail("finger", "no embedded DH chain, site or body '" + name + "' (the fingertip: a site, or a body whose "
+                       "origin is the tip)");
+  }
+  const int tip_body = tip.site >= 0 ? m->site_bodyid[tip.site] : tip.body;
+  TreeChain tc;
+  try {
+    tc = tree_chain(m, root >= 0 ? root : finger_branch_body(m, tip_body), tip);
+  } catch (const std::exception& e) {
+    cfg.fail(root >= 0 ? "root" : "finger", std::string("no finger chain to '") + name + "': " + e.what());
+  }
+  // Loops and couplings (a 4-bar's connect, a joint or tendon equality): the open chain's FK would not be the
+  // finger's motion, and computed torque on each joint would fight the constraint.
+  const std::string obstruction = serial_obstruction(m, tc);
+  if (!obstruction.empty()) {
+    cfg.fail("finger", "the finger '" + name + "' is not a free serial chain, so a via path cannot be given to its "
+                       "joints one by one: " + obstruction);
+  }
+  if (!body_is_fixed(m, tc.root_body)) {
+    cfg.fail("root", "the finger's root body " + object_label(m, mjOBJ_BODY, tc.root_body) +
+                         " moves; via paths (world-frame points) need a fixed root (name a fixed body with root=)");
+  }
+  tc.chain.base = fixed_body_pose(m, tc.root_body) * tc.base_in_root;
+  *joints = tc.joint_ids;
+  tc.chain.name = name;
+  return tc.chain;
 }
 
 }  // namespace
@@ -107,22 +174,11 @@ std::shared_ptr<const JointTrajectory> make_trajectory(const mjModel* m, const C
 std::unique_ptr<Plugin> make_computed_torque_plugin(const mjModel* m, const Config& cfg) {
   ComputedTorqueController::Options o;
   const std::string kind = cfg.get_choice("trajectory", {"quintic", "cosine", "via"});
-  std::vector<ModelChain> chains;
-  const ModelChain* finger = nullptr;
+  SerialChain finger_chain;
+  const SerialChain* finger = nullptr;
   if (kind == "via") {
-    const std::string name = cfg.get_string("finger");
-    try {
-      chains = read_model_chains(m);
-    } catch (const std::exception& e) {
-      cfg.fail("finger", std::string("the model's embedded DH chains are unusable: ") + e.what());
-    }
-    for (auto& c : chains) {
-      if (c.chain.name == name) finger = &c;
-    }
-    if (!finger) cfg.fail("finger", "no embedded DH chain '" + name + "' (generate the model with mjhand make-hand)");
-    if (!body_is_fixed(m, finger->palm_body)) cfg.fail("finger", "the palm moves; via paths need a fixed palm");
-    set_world_bases(m, nullptr, chains);
-    o.joints = finger->joint_ids;
+    finger_chain = via_finger(m, cfg, &o.joints);
+    finger = &finger_chain;
     if (cfg.has("joints") && cfg.get_objects("joints", mjOBJ_JOINT) != o.joints) {
       cfg.fail("joints", "with trajectory=via the joints are the finger's own (omit the key)");
     }
@@ -146,7 +202,22 @@ std::unique_ptr<Plugin> make_computed_torque_plugin(const mjModel* m, const Conf
       }
       found = a;
     }
-    if (found < 0) cfg.fail("joints", "joint " + object_label(m, mjOBJ_JOINT, j) + " has no motor actuator");
+    if (found < 0) {
+      // A joint moved only through a tendon actuator (the Shadow hand's J1 + J2) shares its actuator with others.
+      for (int a = 0; a < m->nu && found < 0; ++a) {
+        if (m->actuator_trntype[a] != mjTRN_TENDON) continue;
+        const int t = m->actuator_trnid[2 * a];
+        for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; ++w) {
+          if (m->wrap_type[w] == mjWRAP_JOINT && m->wrap_objid[w] == j) {
+            cfg.fail("joints", "joint " + object_label(m, mjOBJ_JOINT, j) + " is driven only through tendon " +
+                                   object_label(m, mjOBJ_TENDON, t) + " by actuator " +
+                                   object_label(m, mjOBJ_ACTUATOR, a) +
+                                   ", which couples it to other joints; computed torque needs a motor on each joint");
+          }
+        }
+      }
+      cfg.fail("joints", "joint " + object_label(m, mjOBJ_JOINT, j) + " has no motor actuator");
+    }
     const bool motor = m->actuator_dyntype[found] == mjDYN_NONE && m->actuator_gaintype[found] == mjGAIN_FIXED &&
                        m->actuator_biastype[found] == mjBIAS_NONE &&
                        m->actuator_gainprm[mjNGAIN * found] * m->actuator_gear[6 * found] != 0;

@@ -4,6 +4,7 @@
 #include <Eigen/LU>
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -179,12 +180,24 @@ double ViaPointPath::min_interior_speed() const {
   return best;
 }
 
+int ViaPointPath::heading_for(double t) const {
+  const int n = static_cast<int>(w_.size());
+  for (int k = 1; k < n; ++k) {
+    if (t <= knots_[k] + tb_ / 2) return k;
+  }
+  return n - 1;
+}
+
 // ---- via path in joint space ------------------------------------------------------------------------------------
 
 namespace {
 
-// Tool position and the position rows of the geometric Jacobian of a 3-joint chain, without touching the heap.
-Eigen::Vector3d tip_and_jp(const Chain& chain, const double* q, Eigen::Matrix3d* jp) {
+using JpMat = Eigen::Matrix<double, 3, Eigen::Dynamic, 0, 3, kMaxStackChainDof>;        // position Jacobian
+using PinvMat = Eigen::Matrix<double, Eigen::Dynamic, 3, 0, kMaxStackChainDof, 3>;      // J+ = J^T (J J^T)^-1
+using QVec = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxStackChainDof, 1>;         // one value per joint
+
+// Tool position and the position rows of the geometric Jacobian, without touching the heap.
+Eigen::Vector3d tip_and_jp(const SerialChain& chain, const double* q, Eigen::Matrix3d* jp) {
   double jac[6 * 3];
   const Eigen::Isometry3d pose = tip_pose_and_jacobian(chain, q, jp ? jac : nullptr);
   if (jp) {
@@ -194,22 +207,121 @@ Eigen::Vector3d tip_and_jp(const Chain& chain, const double* q, Eigen::Matrix3d*
   return pose.translation();
 }
 
+// The same for any number of joints (up to kMaxStackChainDof), with J+ and J's smallest singular value.
+Eigen::Vector3d tip_jp_pinv(const SerialChain& chain, const double* q, JpMat* jp, PinvMat* pinv,
+                            double* sigma_min = nullptr) {
+  const int n = chain.dof();
+  double jac[6 * kMaxStackChainDof];
+  const Eigen::Isometry3d pose = tip_pose_and_jacobian(chain, q, jac);
+  jp->resize(3, n);
+  for (int c = 0; c < n; ++c)
+    for (int r = 0; r < 3; ++r) (*jp)(r, c) = jac[6 * c + r];
+  const Eigen::Matrix3d gram = *jp * jp->transpose();
+  if (sigma_min) {
+    // Smallest singular value of J from the eigenvalues of J J^T (a 3x3 symmetric problem).
+    Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(gram, Eigen::EigenvaluesOnly);
+    *sigma_min = std::sqrt(std::max(0.0, eig.eigenvalues().minCoeff()));
+  }
+  *pinv = jp->transpose() * gram.inverse();
+  return pose.translation();
+}
+
+double sigma_min_of(const Eigen::Matrix3d& jp) {
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(jp * jp.transpose(), Eigen::EigenvaluesOnly);
+  return std::sqrt(std::max(0.0, eig.eigenvalues().minCoeff()));
+}
+
+constexpr double kOnPath = 1e-9;      // [m] a sample farther than this from the path after projection: unreachable
+constexpr double kSigmaMin = 1e-6;    // [m/rad] J's smallest singular value below this: singular
+constexpr double kLimitSlack = 1e-9;  // [rad or m] rounding room on the joint limits
+
 }  // namespace
 
-ViaJointTrajectory::ViaJointTrajectory(Chain chain, ViaPointPath path, std::vector<double> q_start,
-                                       double sample_period)
-    : chain_(std::move(chain)), path_(std::move(path)), dt_(sample_period) {
+ViaJointTrajectory::ViaJointTrajectory(const Chain& chain, ViaPointPath path, std::vector<double> q_start,
+                                       double sample_period, ViaRedundancy redundancy)
+    : ViaJointTrajectory(to_serial_chain(chain), std::move(path), std::move(q_start), sample_period,
+                         std::move(redundancy)) {}
+
+ViaJointTrajectory::ViaJointTrajectory(SerialChain chain, ViaPointPath path, std::vector<double> q_start,
+                                       double sample_period, ViaRedundancy redundancy)
+    : chain_(std::move(chain)), path_(std::move(path)), dt_(sample_period), redundancy_(std::move(redundancy)) {
   const int n = chain_.dof();
-  if (n != 3) throw std::invalid_argument("via trajectory: the chain needs exactly 3 joints (3-D tip position)");
-  if (static_cast<int>(q_start.size()) != n) throw std::invalid_argument("via trajectory: q_start needs 3 values");
+  if (n < 3 || n > kMaxStackChainDof) {
+    throw std::invalid_argument("via trajectory: chain '" + chain_.name + "' has " + std::to_string(n) +
+                                " joints; a 3-D tip path needs 3 to " + std::to_string(kMaxStackChainDof));
+  }
+  if (static_cast<int>(q_start.size()) != n) {
+    throw std::invalid_argument("via trajectory: q_start needs " + std::to_string(n) + " values, got " +
+                                std::to_string(q_start.size()));
+  }
   require_finite(q_start, "via trajectory: q_start");
   if (!(dt_ > 0 && std::isfinite(dt_))) throw std::invalid_argument("via trajectory: sample period must be positive");
+  if (!(std::isfinite(redundancy_.posture_gain) && redundancy_.posture_gain >= 0)) {
+    throw std::invalid_argument("via trajectory: posture_gain must be finite and >= 0");
+  }
+  if (redundancy_.rest.empty()) redundancy_.rest = q_start;
+  if (static_cast<int>(redundancy_.rest.size()) != n) {
+    throw std::invalid_argument("via trajectory: the rest posture needs " + std::to_string(n) + " values");
+  }
+  require_finite(redundancy_.rest, "via trajectory: rest posture");
+  for (int i = 0; i < n; ++i) {
+    const SerialLink& l = chain_.links[i];
+    if (!(q_start[i] >= l.lower - kLimitSlack && q_start[i] <= l.upper + kLimitSlack)) {
+      std::ostringstream s;
+      s << "via trajectory: q_start of joint " << i << " of chain '" << chain_.name << "' is " << q_start[i]
+        << ", outside its range [" << l.lower << ", " << l.upper << "]";
+      throw std::invalid_argument(s.str());
+    }
+  }
+  q_start_ = q_start;
   const double span = path_.end_time() - path_.start_time();
   count_ = std::max(2, static_cast<int>(std::ceil(span / dt_)) + 1);
   dt_ = span / (count_ - 1);
   samples_.resize(static_cast<size_t>(count_) * n);
+  if (redundant()) {
+    sample_redundant(q_start);
+  } else {
+    sample_square(q_start);
+  }
+}
+
+void ViaJointTrajectory::fail_unreachable(double t, const Eigen::Vector3d& x, const double* q_good,
+                                          const char* reason, double miss) const {
+  const int n = chain_.dof();
+  const int k = path_.heading_for(t);
+  const Eigen::Vector3d& w = path_.waypoint(k);
+  // How close the finger can bring its tip to that via point within its joint limits: DLS IK from three seeds.
   DlsWorkspace ws(chain_);
-  std::vector<double> q = q_start;
+  double closest = std::numeric_limits<double>::infinity();
+  std::vector<double> seed(n);
+  for (int s = 0; s < 3; ++s) {
+    for (int i = 0; i < n; ++i) {
+      const SerialLink& l = chain_.links[i];
+      const double mid = std::isfinite(l.lower) && std::isfinite(l.upper) ? 0.5 * (l.lower + l.upper) : q_start_[i];
+      seed[i] = s == 0 ? q_good[i] : s == 1 ? q_start_[i] : mid;
+    }
+    DlsOptions o;
+    o.max_iterations = 500;
+    const DlsResult r = dls_ik_position(chain_, w, seed.data(), ws, o);
+    if (std::isfinite(r.position_error)) closest = std::min(closest, r.position_error);
+  }
+  std::ostringstream s;
+  const std::string via = k + 1 == path_.waypoint_count() ? "goal" : "via point";
+  if (closest > 1e-6) {  // 1e-6 m: far above the IK's 1e-10 m tolerance, far below any useful fingertip miss
+    s << "via trajectory: " << via << " " << k << " " << point_text(w) << " is not reachable by chain '"
+      << chain_.name << "' within its joint limits: the closest tip position found is " << closest
+      << " m from it (the path fails at t = " << t << " s, point " << point_text(x) << ", miss " << miss << " m)";
+  } else {
+    s << "via trajectory: the path of chain '" << chain_.name << "' toward " << via << " " << k << " "
+      << point_text(w) << " leaves the finger's reach at t = " << t << " s, point " << point_text(x) << " ("
+      << reason << ", miss " << miss << " m), though that point is reachable: add a via point or change q0";
+  }
+  throw std::invalid_argument(s.str());
+}
+
+void ViaJointTrajectory::sample_square(const std::vector<double>& q_start) {
+  DlsWorkspace ws(chain_);
+  std::vector<double> q = q_start, q_good = q_start;
   for (int k = 0; k < count_; ++k) {
     const double t = path_.start_time() + k * dt_;
     Eigen::Vector3d x, xd, xdd;
@@ -217,18 +329,138 @@ ViaJointTrajectory::ViaJointTrajectory(Chain chain, ViaPointPath path, std::vect
     const DlsResult r = dls_ik_position(chain_, x, q.data(), ws);
     Eigen::Matrix3d jp;
     tip_and_jp(chain_, q.data(), &jp);
-    // Smallest singular value of Jp from the eigenvalues of Jp Jp^T (a 3x3 symmetric problem).
-    const Eigen::Matrix3d gram = jp * jp.transpose();
-    Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(gram, Eigen::EigenvaluesOnly);
-    const double sigma_min = std::sqrt(std::max(0.0, eig.eigenvalues().minCoeff()));
-    if (!r.converged || !(sigma_min >= 1e-6)) {
+    const double sigma_min = sigma_min_of(jp);
+    if (!r.converged) fail_unreachable(t, x, q_good.data(), to_string(r.status), r.position_error);
+    if (!(sigma_min >= kSigmaMin)) {
       std::ostringstream s;
-      s << "via trajectory: fingertip point " << point_text(x) << " at t = " << t << " s "
-        << (r.converged ? "is at a singular configuration" : std::string("is not reachable: ") + to_string(r.status))
-        << " (IK error " << r.position_error << " m)";
+      s << "via trajectory: fingertip point " << point_text(x) << " at t = " << t << " s (toward via point "
+        << path_.heading_for(t) << ") is at a singular configuration of chain '" << chain_.name
+        << "' (smallest singular value of J " << sigma_min << " m)";
       throw std::invalid_argument(s.str());
     }
-    std::copy(q.begin(), q.end(), samples_.begin() + static_cast<long>(k) * n);
+    q_good = q;
+    std::copy(q.begin(), q.end(), samples_.begin() + static_cast<long>(k) * 3);
+  }
+}
+
+double ViaJointTrajectory::project_min_norm(const Eigen::Vector3d& x, double* q) const {
+  const int n = chain_.dof();
+  JpMat jp;
+  PinvMat pinv;
+  double err = 0;
+  // The start is within O(dt^2) (construction) or O(dt^4) (evaluate) of the path: a few steps reach rounding.
+  for (int it = 0; it < 8; ++it) {
+    const Eigen::Vector3d e = x - tip_jp_pinv(chain_, q, &jp, &pinv);
+    err = e.norm();
+    if (!(err >= 1e-14)) return err;  // also stops on NaN, reported by the caller
+    const QVec dq = pinv * e;
+    for (int i = 0; i < n; ++i) q[i] += dq(i);
+  }
+  return (x - tip_pose_and_jacobian(chain_, q).translation()).norm();
+}
+
+void ViaJointTrajectory::redundant_rates(const double* q, const Eigen::Vector3d& xd, const Eigen::Vector3d& xdd,
+                                         double* qd, double* qdd) const {
+  const int n = chain_.dof();
+  const double c = redundancy_.posture_gain;
+  JpMat jp;
+  PinvMat pinv;
+  tip_jp_pinv(chain_, q, &jp, &pinv);
+  QVec r(n);
+  for (int i = 0; i < n; ++i) r(i) = redundancy_.rest[i] - q[i];
+  const QVec nr = r - pinv * (jp * r);  // (I - J+ J) (q_rest - q)
+  const double speed = xd.norm();
+  const QVec v = pinv * xd + (c * speed) * nr;
+  for (int i = 0; i < n; ++i) qd[i] = v(i);
+  if (!qdd) return;
+  // d/dt of J+ and J along the motion, by central differences along qd (step 3e-4 rad on the fastest joint, as the
+  // square regime's Jdot qd): then d/dt (I - J+ J) r = -(dJ+ J + J+ dJ) r - (I - J+ J) qd.
+  QVec acc = pinv * xdd;
+  const double vmax = v.cwiseAbs().maxCoeff();
+  const double dspeed = speed > 0 ? xd.dot(xdd) / speed : 0.0;
+  QVec dnr = -(v - pinv * (jp * v));
+  if (vmax > 1e-12) {
+    const double h = 3e-4 / vmax;
+    double qp[kMaxStackChainDof], qm[kMaxStackChainDof];
+    for (int i = 0; i < n; ++i) {
+      qp[i] = q[i] + h * v(i);
+      qm[i] = q[i] - h * v(i);
+    }
+    JpMat jpp, jpm;
+    PinvMat pinvp, pinvm;
+    tip_jp_pinv(chain_, qp, &jpp, &pinvp);
+    tip_jp_pinv(chain_, qm, &jpm, &pinvm);
+    const JpMat djp = (jpp - jpm) / (2 * h);
+    const PinvMat dpinv = (pinvp - pinvm) / (2 * h);
+    acc += dpinv * xd;
+    dnr -= dpinv * (jp * r) + pinv * (djp * r);
+  }
+  acc += c * (dspeed * nr + speed * dnr);
+  for (int i = 0; i < n; ++i) qdd[i] = acc(i);
+}
+
+void ViaJointTrajectory::sample_redundant(const std::vector<double>& q_start) {
+  const int n = chain_.dof();
+  rate_samples_.resize(samples_.size());
+  std::vector<double> q = q_start, q_good = q_start;
+  Eigen::Vector3d x, xd, xdd;
+  // The start: q_start itself when the path starts at its tip (as the plugin builds it), else DLS IK from it.
+  path_.evaluate(path_.start_time(), &x, &xd, &xdd);
+  if ((x - tip_pose_and_jacobian(chain_, q.data()).translation()).norm() > 1e-12) {
+    DlsWorkspace ws(chain_);
+    const DlsResult r = dls_ik_position(chain_, x, q.data(), ws);
+    if (!r.converged) fail_unreachable(path_.start_time(), x, q_good.data(), to_string(r.status), r.position_error);
+  }
+  std::vector<double> k1(n), k2(n), k3(n), k4(n), tmp(n);
+  auto rates = [&](const double* qq, double t, double* out) {
+    Eigen::Vector3d px, pxd, pxdd;
+    path_.evaluate(t, &px, &pxd, &pxdd);
+    redundant_rates(qq, pxd, pxdd, out, nullptr);
+  };
+  for (int k = 0; k < count_; ++k) {
+    const double t = path_.start_time() + k * dt_;
+    path_.evaluate(t, &x, &xd, &xdd);
+    const double miss = project_min_norm(x, q.data());
+    JpMat jp;
+    PinvMat pinv;
+    double sigma_min = 0;
+    tip_jp_pinv(chain_, q.data(), &jp, &pinv, &sigma_min);
+    if (!(miss <= kOnPath)) fail_unreachable(t, x, q_good.data(), "the minimum-norm IK does not converge", miss);
+    if (!(sigma_min >= kSigmaMin)) {
+      std::ostringstream s;
+      s << "via trajectory: fingertip point " << point_text(x) << " at t = " << t << " s (toward via point "
+        << path_.heading_for(t) << ") is at a singular configuration of chain '" << chain_.name
+        << "' (smallest singular value of J " << sigma_min << " m)";
+      throw std::invalid_argument(s.str());
+    }
+    for (int i = 0; i < n; ++i) {
+      const SerialLink& l = chain_.links[i];
+      if (q[i] < l.lower - kLimitSlack || q[i] > l.upper + kLimitSlack) {
+        const int wk = path_.heading_for(t);
+        std::ostringstream s;
+        s << "via trajectory: the path of chain '" << chain_.name << "' toward "
+          << (wk + 1 == path_.waypoint_count() ? "goal " : "via point ") << wk << " "
+          << point_text(path_.waypoint(wk)) << " drives joint " << i << " to " << q[i] << " at t = " << t
+          << " s (point " << point_text(x) << "), beyond its range [" << l.lower << ", " << l.upper << "] by "
+          << (q[i] < l.lower ? l.lower - q[i] : q[i] - l.upper)
+          << " (redundancy resolved toward the rest posture: move the point or start from another q0)";
+        throw std::invalid_argument(s.str());
+      }
+    }
+    q_good = q;
+    const size_t at = static_cast<size_t>(k) * n;
+    std::copy(q.begin(), q.end(), samples_.begin() + static_cast<long>(at));
+    redundant_rates(q.data(), xd, xdd, &rate_samples_[at], nullptr);
+    if (k + 1 == count_) break;
+    // Classical RK4 on qd = F(q, t) to the next sample; the projection above removes its drift off the path.
+    rates(q.data(), t, k1.data());
+    for (int i = 0; i < n; ++i) tmp[i] = q[i] + 0.5 * dt_ * k1[i];
+    rates(tmp.data(), t + 0.5 * dt_, k2.data());
+    for (int i = 0; i < n; ++i) tmp[i] = q[i] + 0.5 * dt_ * k2[i];
+    rates(tmp.data(), t + 0.5 * dt_, k3.data());
+    for (int i = 0; i < n; ++i) tmp[i] = q[i] + dt_ * k3[i];
+    rates(tmp.data(), t + dt_, k4.data());
+    for (int i = 0; i < n; ++i) q[i] += dt_ / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
   }
 }
 
@@ -238,6 +470,21 @@ void ViaJointTrajectory::evaluate(double t, double* q, double* qd, double* qdd) 
   const double u = std::clamp((t - path_.start_time()) / dt_, 0.0, static_cast<double>(count_ - 1));
   const int i = std::min(static_cast<int>(u), count_ - 2);
   const double f = u - i;
+  if (redundant()) {
+    const int n = chain_.dof();
+    // Cubic Hermite interpolation of the stored q and qd (O(dt^4) from the ODE's solution), then minimum-norm
+    // projection onto the path and the ODE's own rates at that point.
+    const double* a = &samples_[static_cast<size_t>(i) * n];
+    const double* b = a + n;
+    const double* va = &rate_samples_[static_cast<size_t>(i) * n];
+    const double* vb = va + n;
+    const double f2 = f * f, f3 = f2 * f;
+    const double h00 = 2 * f3 - 3 * f2 + 1, h10 = f3 - 2 * f2 + f, h01 = -2 * f3 + 3 * f2, h11 = f3 - f2;
+    for (int j = 0; j < n; ++j) q[j] = h00 * a[j] + h10 * dt_ * va[j] + h01 * b[j] + h11 * dt_ * vb[j];
+    project_min_norm(x, q);
+    redundant_rates(q, xd, xdd, qd, qdd);
+    return;
+  }
   const double* a = &samples_[static_cast<size_t>(i) * 3];
   const double* b = a + 3;
   for (int j = 0; j < 3; ++j) q[j] = a[j] + f * (b[j] - a[j]);

@@ -11,6 +11,7 @@
 
 #include <mjhand/kinematics/dh_chain.h>
 #include <mjhand/kinematics/dls_ik.h>
+#include <mjhand/kinematics/serial_chain.h>
 
 namespace mjhand {
 
@@ -77,6 +78,11 @@ class ViaPointPath {
   double knot_time(int k) const { return knots_[k]; }
   int waypoint_count() const { return static_cast<int>(w_.size()); }
   const Eigen::Vector3d& waypoint(int k) const { return w_[k]; }
+  // Blend duration tb [s].
+  double blend() const { return tb_; }
+  // The via point (1 .. waypoint_count() - 1) the path is heading for at time t: the first whose blend has not
+  // ended by t (the goal after the last blend).
+  int heading_for(double t) const;
   // Distance from waypoint k to the path at its knot time: |v_k - v_{k-1}| tb / 8 (0 for the start and goal).
   double via_miss(int k) const;
   // Smallest speed inside the interior blends (the path never stops between start and goal when this is > 0).
@@ -88,25 +94,70 @@ class ViaPointPath {
   double tb_, t0_;
 };
 
-// A ViaPointPath of a chain's tool point converted to joint space. At construction the path is sampled densely
-// and solved with the kinematics core's DLS IK by continuation from q_start (which also fixes the IK branch); each
-// evaluate() refines the interpolated sample with Newton steps on the exact FK (stack-only, tip_pose_and_jacobian),
-// then qd = J^-1 xd and qdd = J^-1 (xdd - Jdot qd), Jdot qd from a second central difference of the FK along qd.
+// How a fingertip path resolves a finger's redundancy (more than 3 joints for a 3-D point): the joint velocity is
+// the minimum-norm one that moves the tip as the path asks, plus a pull toward a rest posture inside the null space
+// of the position Jacobian J (3 x n), proportional to the tip's speed:
+//   qd = J+ xd + posture_gain |xd| (I - J+ J) (q_rest - q),   J+ = J^T (J J^T)^-1.
+// The pull is per metre of tip travel, not per second, so the joint path depends on the geometric path only (not
+// on its timing), and the joints stop when the tip stops (at the start, the goal and outside the path's span).
+struct ViaRedundancy {
+  double posture_gain = 50.0;  // [1/m] the posture error's null-space part decays by e every 1 / gain (20 mm) of tip
+                               // travel (finite, >= 0; 0 gives the minimum-norm joint velocity alone)
+  std::vector<double> rest;    // q_rest [rad or m], one per joint; empty: the start posture q_start
+};
+
+// A ViaPointPath of a serial chain's tool point converted to joint space, for any serial chain: a DH chain
+// (to_serial_chain), an MJCF finger read from the kinematic tree (hand/tree_chains.h, TreeChain::chain), or a
+// generated hand's embedded chain (as_tree_chain). The path is in the chain's reference frame (where chain.base is
+// expressed). Two regimes, chosen by the number of joints:
+// - 3 joints (square position Jacobian): the path is sampled densely and solved with the kinematics core's DLS IK by
+//   continuation from q_start (which also fixes the IK branch); each evaluate() refines the linearly interpolated
+//   sample with Newton steps on the exact FK (stack-only, tip_pose_and_jacobian), then qd = J^-1 xd and
+//   qdd = J^-1 (xdd - Jdot qd), Jdot qd from a second central difference of the FK along qd.
+// - more than 3 joints (redundant): the ODE of ViaRedundancy is integrated from q_start (RK4 at the sample period,
+//   each step projected back onto the path by minimum-norm Newton steps q += J+ e); q and qd are stored per sample.
+//   evaluate() interpolates them with cubic Hermite polynomials, projects onto the path with minimum-norm Newton
+//   steps, returns qd from the ODE at that q and qdd as its time derivative (the t-derivatives of J+ and of the
+//   null-space projector from central differences of J along qd), so that J qd = xd and J qdd + Jdot qd = xdd.
+// Construction checks every sample: the tip on the path (residual < 1e-9 m), J's smallest singular value >= 1e-6 m,
+// every joint inside its limits [lower, upper] (to 1e-9). A failure throws std::invalid_argument naming the via point
+// the path is heading for, the time and point, and: for a via point outside the finger's reach within its joint
+// limits, the distance from the closest tip position found (DLS IK from the last good posture, q_start and the
+// middle of the joint ranges); for a joint limit, the joint's index, value, range and the excess.
 class ViaJointTrajectory : public JointTrajectory {
  public:
-  // chain: tool-point chain of exactly 3 joints (square position Jacobian), path in the chain's reference frame.
-  // Throws std::invalid_argument naming the time and point where IK fails or J loses rank.
-  ViaJointTrajectory(Chain chain, ViaPointPath path, std::vector<double> q_start, double sample_period = 1e-3);
+  // chain: at least 3 joints, at most kMaxStackChainDof (32), joints inside their limits at q_start.
+  // Throws std::invalid_argument as described above, and for bad sizes, non-finite values or a bad posture_gain.
+  ViaJointTrajectory(SerialChain chain, ViaPointPath path, std::vector<double> q_start, double sample_period = 1e-3,
+                     ViaRedundancy redundancy = {});
+  // A DH chain: the same as its to_serial_chain (bit for bit the same FK, so the same numbers).
+  ViaJointTrajectory(const Chain& chain, ViaPointPath path, std::vector<double> q_start, double sample_period = 1e-3,
+                     ViaRedundancy redundancy = {});
   int dof() const override { return chain_.dof(); }
   void evaluate(double t, double* q, double* qd, double* qdd) const override;
   const ViaPointPath& path() const { return path_; }
-  const Chain& chain() const { return chain_; }
+  const SerialChain& chain() const { return chain_; }
+  // True when the chain has more than 3 joints (the ViaRedundancy regime).
+  bool redundant() const { return chain_.dof() > 3; }
 
  private:
-  Chain chain_;
+  void sample_square(const std::vector<double>& q_start);
+  void sample_redundant(const std::vector<double>& q_start);
+  [[noreturn]] void fail_unreachable(double t, const Eigen::Vector3d& x, const double* q_good, const char* reason,
+                                     double miss) const;
+  // The redundant regime's joint velocity qd = F(q, t), and (if qdd) its time derivative along the motion.
+  void redundant_rates(const double* q, const Eigen::Vector3d& xd, const Eigen::Vector3d& xdd, double* qd,
+                       double* qdd) const;
+  // Minimum-norm Newton steps q += J+ (x - FK(q)); returns the final residual [m].
+  double project_min_norm(const Eigen::Vector3d& x, double* q) const;
+
+  SerialChain chain_;
   ViaPointPath path_;
   double dt_;
-  std::vector<double> samples_;  // (count x dof) IK solutions at start + k dt
+  ViaRedundancy redundancy_;
+  std::vector<double> q_start_;
+  std::vector<double> samples_;      // (count x dof) joint positions at start + k dt
+  std::vector<double> rate_samples_; // (count x dof) joint velocities (redundant regime only)
   int count_ = 0;
 };
 

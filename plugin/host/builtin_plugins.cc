@@ -50,7 +50,7 @@ void register_builtin_plugins(PluginRegistry& registry) {
                 {"actuators", "sensor_joints", "torque_ref", "kps", "k_theta", "chi", "alpha_deg", "beta_deg", "fault_ctrl"}});
   add(registry, kCapControl, {"computed_torque", "computed-torque / feed-forward joint control on quintic, cosine or via-point paths",
                 make_computed_torque_plugin,
-                {"joints", "actuators", "finger", "law", "model", "trajectory", "start", "q0", "q1", "T", "durations", "points", "blend", "amplitude_deg", "offset_deg", "rate_deg", "kp", "kv", "compensate_passive", "e_p", "e_v", "e_a", "e_tau", "e_p_scale", "error_period", "error_hold", "seed"}});
+                {"joints", "actuators", "finger", "law", "model", "trajectory", "start", "q0", "q1", "T", "durations", "points", "blend", "root", "posture_gain", "amplitude_deg", "offset_deg", "rate_deg", "kp", "kv", "compensate_passive", "e_p", "e_v", "e_a", "e_tau", "e_p_scale", "error_period", "error_hold", "seed"}});
   add(registry, kCapControl, {"hand_object", "grasped-object pose control: Cartesian PID, G^+ W + squeeze", make_hand_object_plugin,
                 {"object", "fingers", "tips", "palm", "trajectory", "start", "center", "amplitude", "frequency", "phase_deg", "rot_axis", "rot_amplitude_deg", "rot_phase_deg", "ramp", "kp", "kd", "ki", "kp_rot", "kd_rot", "ki_rot", "integral_limit", "integral_limit_rot", "approach_force", "min_normal_force", "friction_scale", "finger_acceleration", "compensate_passive", "lp_fallback"}});
   add(registry, kCapPassive, {"coupling", "underactuated linkage as a stiff passive spring-damper toward theta_y = poly(theta_x)", make_coupling_plugin,
