@@ -106,6 +106,10 @@ TEST_CASE("model needs: each plugin's stated model requirement is a load error n
        arm("hinge", instance("computed_torque", "ct", "finger=f1 trajectory=via points=0,0,0.1 T=1") +
                         "<actuator><plugin name=\"a\" joint=\"j\" instance=\"ct\"/></actuator>"),
        {"key 'finger'", "no embedded DH chain 'f1'"}},
+      {"synergy: one of the instance's actuators on every synergy joint (the inputs give no force)",
+       arm("hinge", instance("synergy", "syn", "joints=j q0=0 S=1 inputs=z kq=1") +
+                        "<actuator><plugin name=\"z\" joint=\"j\" instance=\"syn\"/></actuator>"),
+       {"key 'actuators'", "no actuator drives synergy joint 'j'"}},
       {"hand_object: a motor on every hand joint",
        "<mujoco><worldbody><body name=\"palm\"><geom type=\"box\" size=\"0.05 0.05 0.01\"/><body name=\"f1\" "
        "pos=\"0.05 0 0\"><joint name=\"f1_j1\"/><geom size=\"0.01\" mass=\"0.01\"/></body></body>"
