@@ -151,12 +151,16 @@ TEST_CASE("grasp_analysis: the sensor equals the grasp library on the same mjDat
   const HandModel* hand = grasp_analysis_hand(*grasp);
   REQUIRE(hand != nullptr);
   REQUIRE(grasp_analysis_hand(*close) == nullptr);
-  // The default hand: one finger per palm child, the ball and the static palm excluded.
+  // The default hand (infer_hand_structure, as mjhand analyze): the static palm where the four fingers branch, its
+  // contacts counted as palm contacts; the ball is the object.
+  const int palm = mj_name2id(m.get(), mjOBJ_BODY, "palm");
   CHECK(hand->num_fingers() == 4);
   CHECK(hand->finger_names[0] == "f1_link1");
   CHECK(hand->num_hand_dofs() == 12);
   CHECK(hand->object_dof >= 0);
-  CHECK_FALSE(hand->in_hand(mj_name2id(m.get(), mjOBJ_BODY, "palm")));
+  CHECK(hand->palm_body == palm);
+  CHECK(hand->is_palm(palm));
+  CHECK_FALSE(hand->in_hand(palm));
 
   int compared = 0, closed = 0, max_contacts = 0;
   double worst_sigma_svd = 0;
