@@ -2,6 +2,7 @@
 // degenerate input gets the documented exit status and message and never a NaN or infinity.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include <mjhand/grasp/grasp_matrix.h>
 #include <mjhand/grasp/hand_jacobian.h>
 #include <mjhand/grasp/grasp_quality.h>
+#include <mjhand/grasp/grasp_state.h>
 #include <mjhand/grasp/manipulability.h>
 #include <mjhand/native/instances.h>
 #include <mjhand/sensors/grasp_analysis.h>
@@ -529,4 +531,166 @@ TEST_CASE("analyze --contact-stiffness and --joint-stiffness report K_O = G K G^
   const auto neg = analyze(scene + " --joint-stiffness -3");
   CHECK(neg.status == 2);
   CHECK_THAT(neg.output, Catch::Contains("'--joint-stiffness'"));
+}
+
+namespace {
+
+// A copy of models/DIR/FILE (with the files it includes, `includes`, from the same folder) in a fresh folder, with
+// native grasp_analysis instances added: each {name, configuration "k=v ..."} with its sensor of the same name.
+std::string with_grasp_sensors(const std::string& dir, const std::string& file, const std::vector<std::string>& includes,
+                               const std::vector<std::pair<std::string, std::string>>& instances, const std::string& tag) {
+  std::string xml = mjhand_test::read_all(source_path("models/" + dir + "/" + file));
+  REQUIRE(!xml.empty());
+  std::ostringstream inst, sensors;
+  inst << "<plugin plugin=\"mjhand.grasp_analysis\">";
+  for (const auto& [name, config] : instances) {
+    inst << "<instance name=\"" << name << "\">";
+    std::istringstream in(config);
+    for (std::string kv; in >> kv;) {
+      const size_t eq = kv.find('=');
+      inst << "<config key=\"" << kv.substr(0, eq) << "\" value=\"" << kv.substr(eq + 1) << "\"/>";
+    }
+    inst << "</instance>";
+    sensors << "<plugin name=\"" << name << "\" instance=\"" << name << "\"/>";
+  }
+  inst << "</plugin>";
+  auto insert_into = [&](const std::string& element, const std::string& what) {
+    const size_t close = xml.rfind("</" + element + ">");
+    if (close != std::string::npos) {
+      xml.insert(close, what);
+    } else {
+      xml.insert(xml.rfind("</mujoco>"), "<" + element + ">" + what + "</" + element + ">");
+    }
+  };
+  insert_into("extension", inst.str());
+  insert_into("sensor", sensors.str());
+  const std::string out = mjhand_test::fresh_temp_dir("analyze_sensor_" + tag);
+  std::ofstream(out + "/" + file) << xml;
+  for (const std::string& f : includes) {
+    std::ofstream(out + "/" + f) << mjhand_test::read_all(source_path("models/" + dir + "/" + f));
+  }
+  return out + "/" + file;
+}
+
+std::vector<double> sensor_of(const mjModel* m, const mjData* d, const char* name) {
+  const int s = mj_name2id(m, mjOBJ_SENSOR, name);
+  REQUIRE(s >= 0);
+  return std::vector<double>(d->sensordata + m->sensor_adr[s], d->sensordata + m->sensor_adr[s] + m->sensor_dim[s]);
+}
+
+bool below(const mjModel* m, int body, int root) {
+  for (int b = body; b > 0; b = m->body_parentid[b]) {
+    if (b == root) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("grasp_analysis: its default hand is analyze's, palm contacts included, on the Allegro and a generated hand",
+          "[analyze][grasp_sensor]") {
+  struct Case {
+    const char *dir, *file, *include, *palm, *state;
+    int settle_steps;  // analyze's lround(settle / timestep)
+  };
+  // The Allegro grasp keyframe (no palm contact) and the generated power grasp after 0.2 s of closing (the
+  // hand_closure plugin), when the ball also lies on the palm.
+  const Case cases[] = {{"real", "allegro_scene.xml", "allegro_hand.xml", "base_link", "--keyframe grasp", 0},
+                        {"scenarios", "power_sphere.xml", "", "palm", "--settle 0.2", 2000}};
+  int palm_seen = 0;
+  for (const Case& c : cases) {
+    INFO(c.file);
+    // Two sensors on the same run: the default, and palm contacts as frictionless points. Epsilon is evaluated at
+    // the first and the last state only (a hull per step would cost seconds).
+    const std::string every = " epsilon_every=" + std::to_string(std::max(1, c.settle_steps));
+    const std::vector<std::string> includes = *c.include ? std::vector<std::string>{c.include} : std::vector<std::string>{};
+    const std::string path = with_grasp_sensors(c.dir, c.file, includes,
+                                                {{"ga", "object=ball sensor=ga epsilon=l1" + every},
+                                                 {"gp", "object=ball sensor=gp epsilon=l1 palm_contact=pwof" + every}},
+                                                std::string(c.file).substr(0, 8));
+    // The same state here, on the copy with the sensors: forward, the settle steps, forward (what analyze does).
+    auto m = mjhand_test::load_xml_file(path);
+    auto d = mjhand_test::make_data(m.get());
+    if (c.settle_steps == 0) mj_resetDataKeyframe(m.get(), d.get(), mj_name2id(m.get(), mjOBJ_KEY, "grasp"));
+    mj_forward(m.get(), d.get());
+    for (int i = 0; i < c.settle_steps; ++i) mj_step(m.get(), d.get());
+    mj_forward(m.get(), d.get());
+
+    // Independent count: MuJoCo's contacts (penetrating, so force-carrying) between the ball and the palm or a body
+    // below it; which of them touch the palm body itself.
+    const int ball = mj_name2id(m.get(), mjOBJ_BODY, "ball"), palm = mj_name2id(m.get(), mjOBJ_BODY, c.palm);
+    int hand_contacts = 0, palm_contacts = 0;
+    for (int i = 0; i < d->ncon; ++i) {
+      const int b1 = m->geom_bodyid[d->contact[i].geom[0]], b2 = m->geom_bodyid[d->contact[i].geom[1]];
+      if ((b1 != ball && b2 != ball) || d->contact[i].dist > 0) continue;
+      const int other = b1 == ball ? b2 : b1;
+      hand_contacts += below(m.get(), other, palm);
+      palm_contacts += other == palm;
+    }
+    palm_seen += palm_contacts;
+    // The former default (one finger per moving root) leaves the palm contacts out: what the sensor counted before.
+    const HandModel old_hand = hand_from_moving_roots(m.get(), ball);
+    GraspData old(m.get(), old_hand, 64);
+    compute_grasp(m.get(), d.get(), old_hand, old);
+    CHECK(static_cast<int>(old.contacts.size()) == hand_contacts - palm_contacts);
+
+    for (const char* palm_model : {"", "pwof"}) {
+      INFO("palm contacts: " << (*palm_model ? palm_model : "from condim"));
+      // analyze on the original model, which declares no grasp_analysis: it infers the hand itself.
+      const auto r = analyze(source_path(std::string("models/") + c.dir + "/" + c.file) + " " + c.state +
+                             (*palm_model ? std::string(" --palm-contact ") + palm_model : "") +
+                             " --json --linf-max-points 1");
+      REQUIRE(r.status == 0);
+      const Json j = parse_json(r.output);
+      CHECK(j["hand"]["source"].string.rfind("inferred", 0) == 0);
+      const std::vector<double> v = sensor_of(m.get(), d.get(), *palm_model ? "gp" : "ga");
+      REQUIRE(v.size() == 7);
+      int json_palm = 0;
+      for (const Json& k : j["contacts"].items) json_palm += k["finger"].string == "palm";
+      CHECK(v[0] == hand_contacts);
+      CHECK(j["contacts"].size() == static_cast<size_t>(hand_contacts));
+      CHECK(json_palm == palm_contacts);
+      const Json& q = j["quality"];
+      // sigma_min from G G^T's eigenvalues (sensor) vs the SVD (analyze): ~eps cond(G)^2 relative, 1e-9.
+      CHECK(v[1] == Approx(q["sigma_min_G"].number).epsilon(1e-9));
+      CHECK(v[2] == Approx(q["isotropy_G"].number).epsilon(1e-9));
+      // The LP and the hull decide alike off the boundary (tests above: their tolerances are < 3e-7).
+      const Json& e1 = j["epsilon"]["L1"];
+      REQUIRE(std::abs(e1["signed_margin"].number) > 1e-6);
+      CHECK(v[3] == (j["force_closure"].boolean ? 1 : 0));
+      // The same mj_contactForce values summed in another order: rounding on O(1..100) N.
+      CHECK(v[4] == Approx(j["load"]["contact_normal_force_N"].number).epsilon(1e-12));
+      // Same contacts, another column order (analyze lists palm contacts last): the hull's rounding.
+      CHECK(v[6] == Approx(e1["epsilon"].number).epsilon(1e-9));
+      std::printf("[grasp_sensor] %s, palm %s: %d contacts (%d on the palm; %d before), sigma_min %.6g, closure %g, "
+                  "normal %.6g N, epsilon %.6g\n", c.file, *palm_model ? palm_model : "condim", static_cast<int>(v[0]),
+                  palm_contacts, static_cast<int>(old.contacts.size()), v[1], v[3], v[4], v[6]);
+    }
+  }
+  CHECK(palm_seen >= 1);  // the power grasp really has a palm contact, so the comparison covers them
+}
+
+TEST_CASE("grasp_analysis: with_wrist puts the Shadow hand's wrist joints into the hand analyze takes from it",
+          "[analyze][grasp_sensor]") {
+  const std::string path = with_grasp_sensors("real", "shadow_scene.xml", {"shadow_hand.xml"},
+                                              {{"ga", "object=ball sensor=ga with_wrist=true"}}, "shadow");
+  auto m = mjhand_test::load_xml_file(path);
+  const InstanceList instances(m.get());
+  const HandModel& hand = *grasp_analysis_hand(*instances.at("ga").plugin);
+  // Independent: the model's own names. The palm is rh_palm; its wrist joints are rh_WRJ1 (on the palm) and rh_WRJ2.
+  CHECK(hand.palm_body == mj_name2id(m.get(), mjOBJ_BODY, "rh_palm"));
+  CHECK(hand.num_fingers() == 5);
+  std::vector<int> wrist;
+  for (const char* jn : {"rh_WRJ2", "rh_WRJ1"}) wrist.push_back(m->jnt_dofadr[mj_name2id(m.get(), mjOBJ_JOINT, jn)]);
+  std::sort(wrist.begin(), wrist.end());
+  CHECK(hand.wrist_dofs == wrist);
+  for (int w : wrist) CHECK(std::find(hand.dofs.begin(), hand.dofs.end(), w) != hand.dofs.end());
+  CHECK(hand.num_hand_dofs() == m->nv - 6);  // every dof but the ball's free joint: the 24 joints of the arm-less hand
+  // analyze takes the instance's hand when no structure is given: J_H has the wrist columns.
+  // (the keyframe presses ~75 object weights: the load warning on stderr would mix into the JSON)
+  const auto r = analyze(path + " --keyframe grasp --json --linf-max-points 1 --force-warning-factor 1000");
+  REQUIRE(r.status == 0);
+  const Json j = parse_json(r.output);
+  CHECK(j["hand"]["wrist_in_JH"].boolean);
+  CHECK(j["hand"]["dofs"].size() == hand.dofs.size());
 }

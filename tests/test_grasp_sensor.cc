@@ -151,12 +151,16 @@ TEST_CASE("grasp_analysis: the sensor equals the grasp library on the same mjDat
   const HandModel* hand = grasp_analysis_hand(*grasp);
   REQUIRE(hand != nullptr);
   REQUIRE(grasp_analysis_hand(*close) == nullptr);
-  // The default hand: one finger per palm child, the ball and the static palm excluded.
+  // The default hand (infer_hand_structure, as mjhand analyze): the static palm where the four fingers branch, its
+  // contacts counted as palm contacts; the ball is the object.
+  const int palm = mj_name2id(m.get(), mjOBJ_BODY, "palm");
   CHECK(hand->num_fingers() == 4);
   CHECK(hand->finger_names[0] == "f1_link1");
   CHECK(hand->num_hand_dofs() == 12);
   CHECK(hand->object_dof >= 0);
-  CHECK_FALSE(hand->in_hand(mj_name2id(m.get(), mjOBJ_BODY, "palm")));
+  CHECK(hand->palm_body == palm);
+  CHECK(hand->is_palm(palm));
+  CHECK_FALSE(hand->in_hand(palm));
 
   int compared = 0, closed = 0, max_contacts = 0;
   double worst_sigma_svd = 0;
@@ -401,8 +405,11 @@ TEST_CASE("grasp_analysis: bad configurations are refused naming the instance an
       {"object=ball sensor=g outputs=contacts,epsilon", {"key 'outputs'", "epsilon=off"}},
       {"object=ball sensor=g epsilon=l1 outputs=contacts", {"key 'outputs'", "not listed"}},
       {"object=ball sensor=g fingers=f0,ball", {"key 'fingers'", "'ball'"}},
-      {"object=ball sensor=g palm=palm fingers=f0", {"key 'palm'", "not both"}},
-      {"object=ball sensor=g palm=f0", {"key 'palm'", "no child bodies"}},
+      {"object=ball sensor=g palm=f1 fingers=f0", {"key 'fingers'", "'f0' is not below the palm 'f1'"}},
+      {"object=ball sensor=g palm=f0", {"key 'palm'", "'f0' has no finger below it"}},
+      {"object=ball sensor=g fingers=f0 finger_tips=f1", {"key 'finger_tips'", "'f1' lies in no finger"}},
+      {"object=ball sensor=g with_wrist=maybe", {"key 'with_wrist'"}},
+      {"object=ball sensor=g palm_contact=soft", {"key 'palm_contact'", "'soft'"}},
       {"object=ball sensor=g palm=world", {"key 'palm'", "world"}},
       {"object=ball sensor=g fingers=f0,f1,f0", {"key 'fingers'", "'f0' is listed twice"}},
       {"object=ball sensor=g fingers=palm,f1", {"key 'fingers'", "'f1' lies inside finger 'palm'"}},
@@ -416,6 +423,11 @@ TEST_CASE("grasp_analysis: bad configurations are refused naming the instance an
     CHECK_THAT(msg, Catch::Contains("plugin instance 'g'"));
     for (const std::string& e : b.expect) CHECK_THAT(msg, Catch::Contains(e));
   }
+  // No palm, no palm contacts: the fingers hang from the world.
+  std::string no_palm = pinch_xml(az, 0, 3, "object=ball sensor=g palm_contact=sf");
+  no_palm.erase(no_palm.find("<body name=\"palm\">"), std::string("<body name=\"palm\">").size());
+  no_palm.erase(no_palm.find("</body><body name=\"ball\""), std::string("</body>").size());
+  CHECK_THAT(attach_error(no_palm), Catch::Contains("key 'palm_contact'") && Catch::Contains("has no palm"));
   // A misspelt key is MuJoCo's own load error (the type does not declare it), which names the element, not mjhand's.
   CHECK_THAT(attach_error(pinch_xml(az, 0, 3, "object=ball sensor=g epsilom=l1")),
              Catch::Contains("epsilom") && Catch::Contains("'g'"));

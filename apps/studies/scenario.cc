@@ -8,11 +8,11 @@
 
 #include <mjhand/grasp/grasp_quality.h>
 #include <mjhand/grasp/grasp_state.h>
+#include <mjhand/grasp/hand_structure.h>
 #include <mjhand/grasp/wrench_space.h>
 #include <mjhand/io/model_io.h>
 #include <mjhand/scene/scene_writer.h>
 #include <mjhand/sensors/contact_detection.h>
-#include <mjhand/sensors/grasp_analysis.h>
 
 namespace mjhand {
 
@@ -42,13 +42,13 @@ GraspMetrics grasp_metrics(const mjModel* m, const mjData* d, const ObjectRef& o
   GraspMetrics g;
   g.object = o.name;
   try {
-    const HandModel hand = hand_from_moving_roots(m, o.body);
+    const HandModel hand = infer_hand_structure(m, o.body);  // as mjhand analyze: palm contacts are in G
     GraspData data(m, hand, 64);
     compute_grasp(m, d, hand, data);
     g.contacts = static_cast<int>(data.contacts.size());
     g.other_contacts = data.scan.object_other;
     if (data.rows == 0) {
-      g.note = "no finger contact";
+      g.note = "no finger or palm contact";
       return g;
     }
     g.normal_force += mujoco_normal_force_sum(m, d, data.contacts);
@@ -194,7 +194,7 @@ std::string scenario_report(const ScenarioResult& r) {
     out << "object " << r.object_names[i] << ": mass " << fmt(r.object_mass[i]) << " kg, final pos (" << fmt(r.final_pos[i].x())
         << ", " << fmt(r.final_pos[i].y()) << ", " << fmt(r.final_pos[i].z()) << ") m, ZYX euler (" << fmt(r.final_euler_zyx[i].x())
         << ", " << fmt(r.final_euler_zyx[i].y()) << ", " << fmt(r.final_euler_zyx[i].z()) << ") rad\n";
-    out << "  grasp: " << g.contacts << " finger contacts (+" << g.other_contacts << " other), normal force "
+    out << "  grasp: " << g.contacts << " finger/palm contacts (+" << g.other_contacts << " other), normal force "
         << fmt(g.normal_force) << " N, sigma_min(G) " << fmt(g.sigma_min) << ", isotropy " << fmt(g.isotropy)
         << ", force closure " << (g.force_closure ? "yes" : "no") << (g.note.empty() ? "" : " (" + g.note + ")") << "\n";
   }

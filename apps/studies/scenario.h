@@ -18,12 +18,12 @@ struct ScenarioOptions {
   int log_every = 10;     // steps between time-series rows
 };
 
-// Grasp-analysis metrics of one object in the final state (plugin/grasp; hand = the model's moving roots).
+// Grasp-analysis metrics of one object in the final state (plugin/grasp; hand = infer_hand_structure, as mjhand analyze: palm contacts count).
 struct GraspMetrics {
   std::string object;
-  int contacts = 0;          // object-finger contacts used for G
-  int other_contacts = 0;    // object touching the palm, the floor, another object
-  double normal_force = 0;   // sum of the finger contacts' normal forces [N]
+  int contacts = 0;          // object-finger and object-palm contacts used for G
+  int other_contacts = 0;    // object touching the floor, another object, a body of no finger and not the palm
+  double normal_force = 0;   // sum of those contacts' normal forces [N]
   double sigma_min = 0, isotropy = 0;
   bool force_closure = false;
   std::string note;          // why a metric is missing ("" when all were computed)

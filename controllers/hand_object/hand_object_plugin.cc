@@ -60,7 +60,11 @@ std::unique_ptr<Plugin> make_hand_object_plugin(const mjModel* m, const Config& 
     }
     const int a = hand_motor_actuator(m, v);
     const std::string joint = "hand joint " + dof_label(m, v);
-    if (a == kHoNoActuator) cfg.fail(hand_key, joint + " has no actuator; add a <motor> on it");
+    if (a == kHoNoActuator) {  // the native form: the torque actuators are the instance's own plugin actuators
+      const char* jn = mj_id2name(m, mjOBJ_JOINT, m->dof_jntid[v]);
+      cfg.fail(hand_key, joint + " has no actuator; add <actuator><plugin joint=\"" + (jn ? jn : "NAME") +
+                             "\" instance=\"" + cfg.instance() + "\"/>");
+    }
     if (a == kHoTwoActuators) cfg.fail(hand_key, joint + " is driven by more than one actuator");
     if (a == kHoNotAMotor) {
       cfg.fail(hand_key, "the actuator on hand joint " + dof_label(m, v) +

@@ -35,7 +35,7 @@ void register_builtin_plugins(PluginRegistry& registry) {
                 make_fingertip_kinematics_plugin,
                 {"sensors", "manipulability", "root"}, mjSTAGE_POS});
   add(registry, kCapSensor, {"grasp_analysis", "per-step grasp metrics: sigma_min(G), closure, forces", make_grasp_analysis_plugin,
-                {"object", "sensor", "fingers", "palm", "epsilon", "epsilon_every", "cone_edges", "max_contacts", "max_points", "outputs"}, mjSTAGE_ACC});
+                {"object", "sensor", "fingers", "palm", "finger_tips", "with_wrist", "palm_contact", "epsilon", "epsilon_every", "cone_edges", "max_contacts", "max_points", "outputs"}, mjSTAGE_ACC});
   add(registry, kCapControl, {"pid", "digital PID joint controller: own sample period, zero-order hold, anti-windup, D/A + encoder",
                 make_pid_plugin,
                 {"joints", "actuators", "setpoint", "kp", "ki", "kd", "period", "tf", "derivative", "u_min", "u_max", "dac_bits", "encoder_cpr", "fault_ctrl"}});

@@ -8,6 +8,7 @@
 
 #include <mjhand/grasp/grasp_quality.h>
 #include <mjhand/grasp/grasp_state.h>
+#include <mjhand/grasp/hand_structure.h>
 #include <mjhand/grasp/wrench_space.h>
 #include <mjhand/util/scratch_pool.h>
 
@@ -187,6 +188,7 @@ struct Settings {
   int cone_edges = 8;
   int max_contacts = 64;
   int max_points = 2500;  // L-infinity Minkowski-sum points (a 6-D hull of many thousands takes seconds)
+  GraspOptions grasp;  // palm_contact= forces the palm contacts' model
 };
 
 // Everything one evaluation writes into: preallocated at attach so that the per-step path never allocates.
@@ -234,7 +236,7 @@ class GraspAnalysis : public Plugin {
   void evaluate(const mjModel* m, const mjData* d, mjtNum* state, double* v) const {
     const ScratchPool<Scratch>::Lease lease(pool_, [&] { return std::make_unique<Scratch>(m, hand_, s_); });
     Scratch& s = *lease;
-    compute_grasp(m, d, hand_, s.grasp);
+    compute_grasp(m, d, hand_, s.grasp, s_.grasp);
     const int n = static_cast<int>(s.grasp.contacts.size());
     v[static_cast<int>(GraspMetric::kContacts)] = n;
     if (n > 0) {
@@ -342,44 +344,39 @@ std::unique_ptr<Plugin> make_grasp_analysis_plugin(const mjModel* m, const Confi
   s.sensor = cfg.get_object("sensor", mjOBJ_SENSOR);
   const std::string label = object_label(m, mjOBJ_SENSOR, s.sensor);
 
-  // The conditions hand_from_finger_roots / hand_from_palm reject, checked here first so that the message names
-  // the key and the offending body.
-  const std::string object_name = object_label(m, mjOBJ_BODY, object);
-  auto check_roots = [&](const std::string& key, const std::vector<int>& roots) {
-    for (size_t i = 0; i < roots.size(); ++i) {
-      const std::string root = object_label(m, mjOBJ_BODY, roots[i]);
-      if (roots[i] == 0) cfg.fail(key, "the world body cannot be part of the hand");
-      if (in_subtree(m, object, roots[i])) cfg.fail(key, "the object " + object_name + " lies in the subtree of " + root);
-      for (size_t j = 0; j < roots.size(); ++j) {
-        if (i != j && roots[i] == roots[j]) cfg.fail(key, root + " is listed twice");
-        if (i != j && in_subtree(m, roots[i], roots[j])) {
-          cfg.fail(key, "finger root " + root + " lies inside finger " + object_label(m, mjOBJ_BODY, roots[j]));
-        }
-      }
-    }
-  };
-  if (cfg.has("fingers") && cfg.has("palm")) {
-    cfg.get_string("palm");
-    cfg.fail("palm", "give either fingers= (finger root bodies) or palm= (its children are the fingers), not both");
+  // The hand: infer_hand_structure with the palm/fingers/finger_tips/with_wrist the instance gives, exactly as
+  // `mjhand analyze` does with --palm/--fingers/--finger-tips/--with-wrist (so both see the same hand).
+  HandStructureOptions o;
+  if (cfg.has("palm")) o.palm = cfg.get_object("palm", mjOBJ_BODY);
+  if (cfg.has("fingers")) o.fingers = cfg.get_objects("fingers", mjOBJ_BODY);
+  if (cfg.has("finger_tips")) o.finger_tips = cfg.get_objects("finger_tips", mjOBJ_BODY);
+  o.include_wrist = cfg.get_bool_or("with_wrist", false);
+  if (o.palm == 0) cfg.fail("palm", "the world body cannot be the palm (name the finger roots with fingers=)");
+  HandModel hand;
+  try {
+    hand = infer_hand_structure(m, object, o);
+  } catch (const GraspError& e) {
+    // infer_hand_structure's messages start with what they are about: the palm, a finger root or a finger tip.
+    const std::string what = e.what();
+    const auto starts = [&](const char* p) { return what.rfind(p, 0) == 0; };
+    const std::string key = starts("palm") && cfg.has("palm")                 ? "palm"
+                            : starts("finger tip") && cfg.has("finger_tips") ? "finger_tips"
+                            : cfg.has("fingers")                             ? "fingers"
+                            : cfg.has("palm")                                ? "palm"
+                                                                             : "object";
+    cfg.fail(key, what + (key == "object" ? " (name the palm with palm= or the finger roots with fingers=)" : ""));
   }
-  std::vector<int> roots;
-  if (cfg.has("fingers")) {
-    roots = cfg.get_objects("fingers", mjOBJ_BODY);
-    check_roots("fingers", roots);
-  } else if (cfg.has("palm")) {
-    const int palm = cfg.get_object("palm", mjOBJ_BODY);
-    if (palm == 0) cfg.fail("palm", "the world body cannot be the palm (name the finger roots with fingers=)");
-    if (in_subtree(m, object, palm)) cfg.fail("palm", "the object " + object_name + " is attached to the palm");
-    for (int b = 1; b < m->nbody; ++b) {
-      if (m->body_parentid[b] == palm) roots.push_back(b);  // what hand_from_palm takes as fingers
+  const std::string palm_contact = cfg.get_choice_or("palm_contact", "condim", {"condim", "pwof", "hf", "sf"});
+  if (palm_contact != "condim") {
+    if (hand.palm_body < 0) {
+      cfg.fail("palm_contact", "this hand has no palm (its fingers hang from the world), so there are no palm contacts");
     }
-    if (roots.empty()) cfg.fail("palm", "palm " + object_label(m, mjOBJ_BODY, palm) + " has no child bodies (fingers)");
-  } else {
-    roots = moving_roots(m, object);
-    if (roots.empty()) cfg.fail("object", no_hand_message());
+    s.grasp.contacts.force_palm_model = true;
+    s.grasp.contacts.palm_model = palm_contact == "pwof" ? ContactModel::kFrictionlessPoint
+                            : palm_contact == "hf" ? ContactModel::kHardFinger
+                                                   : ContactModel::kSoftFinger;
   }
-  // Every condition hand_from_finger_roots rejects was checked above, so nothing throws while the hand is built.
-  return std::make_unique<GraspAnalysis>(m, hand_from_finger_roots(m, object, roots), std::move(s));
+  return std::make_unique<GraspAnalysis>(m, std::move(hand), std::move(s));
 }
 
 const HandModel* grasp_analysis_hand(const Plugin& plugin) {

@@ -1,7 +1,7 @@
 // Sensor plugin "grasp_analysis": live grasp metrics of the contacts between an object and the hand, written to one
 // <user> sensor every step (contacts, sigma_min(G), isotropy, force closure, total normal force, friction-cone margin,
-// and Ferrari-Canny epsilon only when asked). Also the pieces it needs that the CLI reuses: the default hand of a
-// model and an allocation-free force-closure test.
+// and Ferrari-Canny epsilon only when asked). The hand is infer_hand_structure's (hand_structure.h), as in `mjhand
+// analyze`. Also an allocation-free force-closure test the CLI reuses, and the older one-finger-per-moving-root hand.
 #pragma once
 
 #include <mujoco/mujoco.h>
@@ -18,10 +18,11 @@
 
 namespace mjhand {
 
-// The hand when none is named: one finger per moving root, i.e. every body with joints whose parent is static
-// (welded to the world), except the object's subtree and other free-jointed bodies (those are objects, not fingers).
-// A palm welded to the world therefore gives one finger per palm child; a hand on a jointed arm or slide base is one
-// finger. Throws GraspError when no such body exists.
+// One finger per moving root, i.e. every body with joints whose parent is static (welded to the world), except the
+// object's subtree and other free-jointed bodies (those are objects, not fingers). A palm welded to the world
+// therefore gives one finger per palm child; a hand on a jointed arm or slide base is one finger, and palm contacts
+// are not counted. No longer any tool's default (they use infer_hand_structure); kept for Python's hand() default
+// and as the reference the structure inference is tested against. Throws GraspError when no such body exists.
 HandModel hand_from_moving_roots(const mjModel* m, int object_body);
 
 // Force closure with linearised friction cones (the primitive wrenches of wrench_space.h, same cone_edges and torque
@@ -57,7 +58,9 @@ enum class GraspMetric { kContacts, kSigmaMin, kIsotropy, kForceClosure, kNormal
 const char* metric_name(GraspMetric metric);
 
 // Keys: object=BODY (required), sensor=USER_SENSOR (required, needstage="acc", datatype="real", dim = number of
-// outputs), fingers=ROOT1,ROOT2,... or palm=BODY (default: hand_from_moving_roots), outputs=NAME,... (default
+// outputs), palm=BODY, fingers=ROOT1,ROOT2,..., finger_tips=TIP1,..., with_wrist=true|false (default false): the
+// hand of infer_hand_structure with these options (default: all inferred, as `mjhand analyze`), palm_contact=
+// condim|pwof|hf|sf (palm contacts' model, default from their condim), outputs=NAME,... (default
 // contacts,sigma_min,isotropy,force_closure,normal_force,cone_margin[,epsilon]), epsilon=off|l1|linf (default off),
 // epsilon_every=N steps (default 1), cone_edges=N (default 8), max_contacts=N (default 64), max_points=N (L-inf
 // Minkowski-sum points, default 2500; above it epsilon reads 0). See docs/grasp-analysis.md.
