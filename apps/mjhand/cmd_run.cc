@@ -63,20 +63,21 @@ std::vector<int> fk_sensors(const InstanceList& instances) {
   return out;
 }
 
-// Largest |mjhand FK - site_xpos (or a body tip's xpos)| over the given sensors in the current state.
-double fk_deviation(const mjModel* m, const mjData* d, const std::vector<int>& sensors) {
+// Largest |mjhand FK (d's sensordata) - site_xpos (or a body tip's xpos) of `kin`| over the given sensors; kin holds
+// the positions of the state the sensors were computed in.
+double fk_deviation(const mjModel* m, const mjData* d, const mjData* kin, const std::vector<int>& sensors) {
   double worst = 0;
   for (int s : sensors) {
     const mjtNum* v = d->sensordata + m->sensor_adr[s];
     const bool body = m->sensor_objtype[s] == mjOBJ_BODY;
-    const mjtNum* p = (body ? d->xpos : d->site_xpos) + 3 * m->sensor_objid[s];
+    const mjtNum* p = (body ? kin->xpos : kin->site_xpos) + 3 * m->sensor_objid[s];
     for (int k = 0; k < 3; ++k) worst = std::max(worst, std::abs(v[k] - p[k]));
   }
   return worst;
 }
 
-// Largest |tree-chain FK at qpos - MuJoCo tip position| over the chains (no allocation). After mj_step, d's
-// positions (xpos, site_xpos) are those of the state the step started from: qpos must be that state's.
+// Largest |tree-chain FK at qpos - MuJoCo tip position| over the chains (no allocation); d's positions (xpos,
+// site_xpos) must be those of qpos.
 double tree_fk_deviation(const mjData* d, const mjtNum* qpos, std::vector<TreeChain>& chains) {
   double worst = 0;
   double q[kMaxStackChainDof];
@@ -196,7 +197,13 @@ int cmd_run(const Args& args) {
   const std::vector<int> fk = fk_sensors(instances);
   // No fingertip_kinematics sensors (e.g. a real hand): cross-check chains read from the kinematic tree instead.
   std::vector<TreeChain> tree = fk.empty() ? model_finger_chains(m.get()) : std::vector<TreeChain>{};
-  std::vector<mjtNum> qpos_before(tree.empty() ? 0 : m->nq);
+  std::vector<mjtNum> qpos_before(m->nq);
+  // After mj_step the sensors, and with Euler or the implicit integrators also the positions in d, are those of the
+  // state the step started from; RK4 leaves its last stage's positions, so the check recomputes the start state's
+  // kinematics in a second mjData (at the cost of one mj_kinematics per step).
+  const bool rk4 = m->opt.integrator == mjINT_RK4;
+  std::vector<mjtNum> mocap_before(3 * m->nmocap), mocap_quat_before(4 * m->nmocap);
+  DataPtr start_kin = rk4 && (!fk.empty() || !tree.empty()) ? make_data(m.get()) : nullptr;
   double fk_worst = 0;
   std::error_code mkdir_error;
   std::filesystem::create_directories(out_dir, mkdir_error);
@@ -219,14 +226,27 @@ int cmd_run(const Args& args) {
   const auto t0 = std::chrono::steady_clock::now();
   for (long k = 1; k <= steps; ++k) {
     monitor.before_step(d.get());
-    std::copy(d->qpos, d->qpos + qpos_before.size(), qpos_before.begin());
+    std::copy(d->qpos, d->qpos + m->nq, qpos_before.begin());
+    if (start_kin) {
+      std::copy(d->mocap_pos, d->mocap_pos + 3 * m->nmocap, mocap_before.begin());
+      std::copy(d->mocap_quat, d->mocap_quat + 4 * m->nmocap, mocap_quat_before.begin());
+    }
     mj_step(m.get(), d.get());
     if (const char* bad = monitor.after_step(d.get())) {
       char head[96];
       std::snprintf(head, sizeof(head), ": rollout diverged at t = %.6g s (step %ld): ", monitor.diverged_at(), k);
       throw std::runtime_error(path + head + bad + " (no results written)\n" + fault_report() + monitor.report());
     }
-    fk_worst = std::max(fk_worst, fk.empty() ? tree_fk_deviation(d.get(), qpos_before.data(), tree) : fk_deviation(m.get(), d.get(), fk));
+    const mjData* kin = d.get();
+    if (start_kin) {
+      std::copy(qpos_before.begin(), qpos_before.end(), start_kin->qpos);
+      std::copy(mocap_before.begin(), mocap_before.end(), start_kin->mocap_pos);
+      std::copy(mocap_quat_before.begin(), mocap_quat_before.end(), start_kin->mocap_quat);
+      mj_kinematics(m.get(), start_kin.get());
+      kin = start_kin.get();
+    }
+    fk_worst = std::max(fk_worst, fk.empty() ? tree_fk_deviation(kin, qpos_before.data(), tree)
+                                             : fk_deviation(m.get(), d.get(), kin, fk));
     if (k % every == 0 || k == steps) log.record(d.get());
   }
   log.commit();
