@@ -1,5 +1,6 @@
 // mujoco.MjModel / mujoco.MjData -> mjModel* / mjData*: the bindings expose `_address`, the pointer they wrap, so mjhand
 // reads MuJoCo's own memory (zero copy) and shares the one libmujoco the process loaded.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -69,6 +70,37 @@ Eigen::MatrixXd as_matrix(nb::handle obj, const char* what, bool row_if_1d) {
     arr = arr.attr("reshape")(row_if_1d ? nb::make_tuple(1, -1) : nb::make_tuple(-1, 1));
   }
   return nb::cast<Eigen::MatrixXd>(arr);
+}
+
+Eigen::VectorXd as_vector(nb::handle obj, const char* what) {
+  const Eigen::MatrixXd a = as_matrix(obj, what);
+  return Eigen::Map<const Eigen::VectorXd>(a.data(), a.size());
+}
+
+int body_arg(const mjModel* m, nb::handle body, const char* what) {
+  if (PyIndex_Check(body.ptr()) && !nb::isinstance<nb::bool_>(body)) {
+    const long long id = nb::cast<long long>(nb::int_(body));
+    if (id < 0 || id >= m->nbody) {
+      throw nb::value_error((std::string(what) + ": body id " + std::to_string(id) + " is not in 0.." +
+                             std::to_string(m->nbody - 1)).c_str());
+    }
+    return static_cast<int>(id);
+  }
+  if (!nb::isinstance<nb::str>(body)) {
+    throw nb::type_error((std::string(what) + " must be a body name or id, got " + python_type_name(body)).c_str());
+  }
+  const std::string name = nb::cast<std::string>(body);
+  const int id = mj_name2id(m, mjOBJ_BODY, name.c_str());
+  if (id < 0) {
+    std::string names;
+    for (int k = 1; k < std::min<long long>(m->nbody, 12); ++k) {
+      const char* n = mj_id2name(m, mjOBJ_BODY, k);
+      names += std::string(k > 1 ? ", " : "") + (n ? n : "");
+    }
+    throw nb::value_error((std::string(what) + ": no body named '" + name + "' in the model (bodies: " + names +
+                           (m->nbody > 12 ? ", ...)" : ")")).c_str());
+  }
+  return id;
 }
 
 Eigen::Vector3d to_vec3(const Eigen::VectorXd& v, const char* what) {
