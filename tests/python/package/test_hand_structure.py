@@ -209,6 +209,11 @@ def test_lists_are_arrays_everywhere():
     """One conversion for every array argument (numpy.asarray in C++): lists give the arrays' results."""
     A = [[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]]
     np.testing.assert_array_equal(mjhand.pseudo_inverse(A), mjhand.pseudo_inverse(np.array(A)))
+    # views with any strides and other dtypes read the same numbers (an SVD each: rounding, 1e-12 loose)
+    B = np.arange(24.0).reshape(4, 6) ** 1.5
+    for view in (B[:, ::2], B[::-1, 1::3], B.T, np.asfortranarray(B), B.astype(np.int64), B[1], B[:, 2]):
+        expected = np.linalg.pinv(np.asarray(view, dtype=float).reshape(view.shape[0], -1))
+        np.testing.assert_allclose(mjhand.pseudo_inverse(view), expected, rtol=0, atol=1e-12 * np.abs(expected).max())
     np.testing.assert_array_equal(mjhand.joint_torques(A, [1, 2, 3]), mjhand.joint_torques(np.array(A), np.arange(1.0, 4)))
     chain = mjhand.Chain([[0.02, np.pi / 2, 0, 0], [0.045, 0, 0, 0]])
     np.testing.assert_array_equal(chain.forward_kinematics([0.1, 0.2]), chain.forward_kinematics(np.array([0.1, 0.2])))
