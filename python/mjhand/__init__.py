@@ -4,9 +4,9 @@ mjhand's native plugins registered with the process's MuJoCo.
 ``import mjhand`` loads MuJoCo's bindings first, then mjhand's extension, which calls into the same libmujoco file
 (the mujoco-core wheel it was built against, checked here) and registers the ``mjhand.*`` plugins with it, so
 ``mujoco.MjModel.from_xml_path`` accepts models that declare them with no further step. Units are SI, angles in
-radians; arrays are float64. Names follow the C++ API (docs/python.md).
+radians; arrays are float64, and every array argument also takes what numpy.asarray takes (lists, tuples). Names
+follow the C++ API (docs/python.md).
 """
-import functools as _functools
 import os as _os
 import threading as _threading
 
@@ -35,35 +35,12 @@ from ._core import (  # noqa: E402  (the C++ API, same names)
     force_manipulability, grasp_stiffness, joint_stiffness, kinematic_manipulability, minimize_force_closure_cost,
     potential_contact_robustness, potential_grasp_robustness, quasistatic_maps, quasistatic_solution,
     rigid_body_motions, sliding_contacts, stiffness_weighted_pseudo_inverse, synergy_rigid_body_motions,
+    ActuatorStatics, EqualityRows, HandActuation, actuator_statics, actuator_transmission, describe_hand_structure,
+    equality_jacobian, hand_actuation, infer_hand_structure,
+    ChainTip, TreeChain, as_tree_chain, default_fingertip, finger_branch_body, finger_chains, identify_dh,
+    model_finger_chains, serial_obstruction, tree_chain,
 )
 
-def _as_array(a):
-    """Lists and tuples of numbers become float64 arrays, as NumPy users expect of an array argument (the binding
-    itself takes arrays only); anything else (contacts, strings, arrays) passes unchanged."""
-    if isinstance(a, (list, tuple)) and (not a or not isinstance(a[0], (Contact, str, bytes))):
-        try:
-            return _np.asarray(a, dtype=float)
-        except (TypeError, ValueError):
-            return a
-    return a
-
-
-def _accept_sequences(f):
-    @_functools.wraps(f)
-    def call(*args, **kwargs):
-        return f(*[_as_array(a) for a in args], **{k: _as_array(v) for k, v in kwargs.items()})
-    return call
-
-
-for _name in ("analytic_contact", "balanced_wrench", "contact_frame_from_normal", "controllable_internal_force_basis",
-              "egrasp_ik_position", "ferrari_canny", "grasp_matrix", "grasp_quality", "grasp_sigma_min",
-              "grasp_singular_values", "hand_object_mobility", "internal_force_basis", "is_force_closure",
-              "joint_torques", "min_norm_forces", "object_twist", "optimal_forces", "parallel_view", "pseudo_inverse",
-              "singularity_measures", "twist_to_joint_rates", "friction_cone_margin"):
-    globals()[_name] = _accept_sequences(globals()[_name])
-for _name in ("forward_kinematics", "frames", "jacobian", "ik_position", "ik_pose"):
-    setattr(Chain, _name, _accept_sequences(getattr(Chain, _name)))
-del _name
 
 from .builders import build_hand_xml, build_scene_xml, load_hand, load_scene  # noqa: E402
 from .grasp import Grasp, body_id, grasp, hand  # noqa: E402
@@ -105,6 +82,6 @@ def _repr(self):
 
 
 for _cls in (EpsilonResult, ForceDistribution, GraspQuality, HandObjectMobility, IkResult, MinNormForces,
-             ParallelView, SingularityMeasures, CouplingFit, Hand, EGraspFinger):
+             ParallelView, SingularityMeasures, CouplingFit, Hand, EGraspFinger, ActuatorStatics):
     _cls.__repr__ = _repr
 del _cls

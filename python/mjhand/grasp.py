@@ -2,25 +2,12 @@
 between the object and the fingers and gives G, J_H and every measure of mjhand's grasp analysis (docs/python.md)."""
 import numpy as np
 
-import mujoco
-
 from . import _core
 
 
 def body_id(model, body, what="body"):
     """Id of a body given by name or id; ValueError naming the body (and listing a few) when there is none."""
-    if isinstance(body, (int, np.integer)):
-        if not 0 <= int(body) < model.nbody:
-            raise ValueError(f"{what}: body id {int(body)} is not in 0..{model.nbody - 1}")
-        return int(body)
-    if not isinstance(body, str):
-        raise TypeError(f"{what} must be a body name or id, got {type(body).__name__}")
-    i = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, body)
-    if i < 0:
-        names = [model.body(k).name for k in range(1, min(model.nbody, 12))]
-        raise ValueError(f"{what}: no body named '{body}' in the model (bodies: {', '.join(names)}"
-                         f"{', ...' if model.nbody > 12 else ''})")
-    return i
+    return _core._body_id(model, body, what)
 
 
 def hand(model, object, palm=None, fingers=None):
@@ -36,6 +23,9 @@ def hand(model, object, palm=None, fingers=None):
     if fingers is not None:
         return _core._hand_from_finger_roots(model, obj, [body_id(model, f, "finger root") for f in fingers])
     return _core._hand_from_moving_roots(model, obj)
+
+
+_hand = hand  # grasp()'s `hand` argument shadows the function
 
 
 class Grasp:
@@ -102,11 +92,19 @@ class Grasp:
                 f"fingers {', '.join(self.hand.finger_names)}>")
 
 
-def grasp(model, data, object, palm=None, fingers=None, tangent="eq2", reference=None):
+def grasp(model, data, object, palm=None, fingers=None, tangent="eq2", reference=None, hand=None,
+          palm_contact_model=None):
     """The grasp of ``object`` in ``data`` (after mujoco.mj_forward or mj_step). GraspError when the object touches no
-    finger (no contact in this state: step or settle first)."""
-    h = hand(model, object, palm, fingers)
-    contacts = _core.collect_contacts(model, data, h, tangent)
+    finger (no contact in this state: step or settle first). ``hand``: a Hand to use instead of palm/fingers, e.g.
+    ``infer_hand_structure(model, object)`` (what ``mjhand analyze`` uses; its palm contacts join G, modelled as
+    ``palm_contact_model`` if given)."""
+    if hand is not None and (palm is not None or fingers is not None):
+        raise ValueError("give hand, or palm / fingers, not both")
+    h = _hand(model, object, palm, fingers) if hand is None else hand
+    if hand is not None and h.object_body != body_id(model, object, "object"):
+        raise ValueError(f"hand: its object is body {h.object_body}, not '{object}' (infer_hand_structure(model, "
+                         "object=...))")
+    contacts = _core.collect_contacts(model, data, h, tangent, palm_contact_model=palm_contact_model)
     if not contacts:
         name = model.body(h.object_body).name
         raise _core.GraspError(f"no contact between the object '{name}' and a finger in this data (ncon = "

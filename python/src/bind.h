@@ -31,12 +31,21 @@ mjData* data_of(nb::handle data, const mjModel* m, const char* what = "data");
 Eigen::Matrix4d to_matrix(const Eigen::Isometry3d& T);
 Eigen::Isometry3d to_isometry(const Eigen::Matrix4d& T, const char* what);
 
-// A float64 matrix from anything numpy.asarray accepts (arrays, nested lists); a 1-D input is one row when
-// `row_if_1d`. TypeError naming `what` when it is not numeric, ValueError when it has more than 2 dimensions.
+// A float64 matrix from anything numpy.asarray accepts (arrays of any strides and dtype, nested lists): the one
+// conversion of every array argument of the package (a float64 array is read directly, anything else goes through
+// numpy.asarray). A 1-D input is one column, or one row when `row_if_1d`. TypeError naming `what` when it is not
+// numeric, ValueError when it has more than 2 dimensions.
 Eigen::MatrixXd as_matrix(nb::handle obj, const char* what, bool row_if_1d = false);
+
+// A float64 vector from anything numpy.asarray accepts (every entry, in order); errors as as_matrix.
+Eigen::VectorXd as_vector(nb::handle obj, const char* what);
 
 // A 3-vector from any length-3 array; ValueError naming `what` otherwise.
 Eigen::Vector3d to_vec3(const Eigen::VectorXd& v, const char* what);
+
+// A body given by name or id (int or NumPy integer), as `mujoco` users name bodies: its id. ValueError naming `what`
+// for an id out of range or an unknown name (a few bodies listed), TypeError for anything else.
+int body_arg(const mjModel* m, nb::handle body, const char* what);
 
 void bind_grasp(nb::module_& m);
 void bind_kinematics(nb::module_& m);
@@ -44,5 +53,6 @@ void bind_builders(nb::module_& m);
 void bind_batch(nb::module_& m);
 void bind_synergies(nb::module_& m);
 void bind_syngrasp(nb::module_& m);
+void bind_structure(nb::module_& m);
 
 }  // namespace mjhand::py

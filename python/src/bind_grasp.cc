@@ -38,6 +38,9 @@ void check_finite(const Eigen::MatrixXd& A, const char* what) {
 
 // A Hand must describe the model it is used with: its tables are indexed by the model's body and dof ids.
 void check_hand(const mjModel* m, const HandModel& h) {
+  if (h.object_body == -1 && static_cast<int>(h.finger_of_body.size()) == m->nbody) {
+    throw nb::value_error("hand has no object (infer_hand_structure without object=): name the grasped body");
+  }
   bool ok = static_cast<int>(h.finger_of_body.size()) == m->nbody && h.object_body > 0 && h.object_body < m->nbody &&
             h.object_dof < m->nv;
   for (int v : h.dofs) ok = ok && v >= 0 && v < m->nv;
@@ -117,7 +120,8 @@ int body_id(const mjModel* m, int id, const char* what) {
   return id;
 }
 
-ContactOptions contact_options(const std::string& tangent, nb::handle model, bool include_margin) {
+ContactOptions contact_options(const std::string& tangent, nb::handle model, bool include_margin,
+                               nb::handle palm_model = nb::none()) {
   ContactOptions o;
   if (tangent == "eq2") o.tangent = ContactOptions::Tangent::kEq2;
   else if (tangent == "mujoco") o.tangent = ContactOptions::Tangent::kMuJoCo;
@@ -130,6 +134,12 @@ ContactOptions contact_options(const std::string& tangent, nb::handle model, boo
     }
   }
   o.include_margin_contacts = include_margin;
+  if (!palm_model.is_none()) {
+    o.force_palm_model = true;
+    if (!nb::isinstance<ContactModel>(palm_model) || !nb::try_cast<ContactModel>(palm_model, o.palm_model)) {
+      throw nb::type_error("palm_contact_model must be an mjhand.ContactModel (or None: from each contact's condim)");
+    }
+  }
   return o;
 }
 
@@ -249,10 +259,12 @@ void bind_grasp(nb::module_& m) {
       });
 
   m.def("contact_frame_from_normal",
-        [](const Eigen::VectorXd& n) { return Eigen::Matrix3d(contact_frame_from_normal(to_vec3(n, "n"))); },
+        [](nb::handle n) { return Eigen::Matrix3d(contact_frame_from_normal(to_vec3(as_vector(n, "n"), "n"))); },
         nb::arg("n"), "Borras & Dollar eq 2: R = [n t o] for a normal n into the object, t horizontal. (3, 3).");
   m.def("analytic_contact",
-        [](const Eigen::VectorXd& c, const Eigen::VectorXd& n, ContactModel model, double mu, double mu_torsion) {
+        [](nb::handle c_arg, nb::handle n_arg, ContactModel model, double mu, double mu_torsion) {
+          const Eigen::VectorXd c = as_vector(c_arg, "c");
+          const Eigen::VectorXd n = as_vector(n_arg, "n");
           if (!(mu >= 0) || !(mu_torsion >= 0)) throw nb::value_error("mu and mu_torsion must be >= 0");
           return analytic_contact(to_vec3(c, "c"), to_vec3(n, "n"), model, mu, mu_torsion);
         },
@@ -266,7 +278,26 @@ void bind_grasp(nb::module_& m) {
       .def_ro("object_dof", &HandModel::object_dof, "dof address of the object's free joint, -1 without one")
       .def_ro("finger_of_body", &HandModel::finger_of_body, "finger index per body, -1 for no finger")
       .def_prop_ro("num_fingers", &HandModel::num_fingers, "number of fingers")
-      .def_prop_ro("num_hand_dofs", &HandModel::num_hand_dofs, "n_hand: hand dofs, the columns of J_H");
+      .def_prop_ro("num_hand_dofs", &HandModel::num_hand_dofs, "n_hand: hand dofs, the columns of J_H")
+      .def_ro("palm_body", &HandModel::palm_body, "the body where the fingers branch (-1: none or not inferred)")
+      .def_prop_ro("palm_bodies", [](const HandModel& h) {
+        std::vector<int> out;
+        for (size_t b = 0; b < h.palm_of_body.size(); ++b) if (h.palm_of_body[b]) out.push_back(static_cast<int>(b));
+        return out;
+      }, "the palm and the bodies fixed to it outside the fingers (their contacts are palm contacts)")
+      .def_ro("wrist_dofs", &HandModel::wrist_dofs, "dofs from the base to the palm (in dofs only with_wrist)")
+      .def_ro("finger_roots", &HandModel::finger_roots, "root bodies per finger (several when a loop merges subtrees)")
+      .def_ro("finger_tips", &HandModel::finger_tip, "per finger: the tip body given, -1 for none")
+      .def("finger_bodies", [](const HandModel& h, int finger) {
+        if (finger < 0 || finger >= h.num_fingers()) {
+          throw nb::index_error(("finger " + std::to_string(finger) + " is not in 0.." +
+                                 std::to_string(h.num_fingers() - 1)).c_str());
+        }
+        std::vector<int> out;
+        for (size_t b = 0; b < h.finger_of_body.size(); ++b) if (h.finger_of_body[b] == finger) out.push_back(static_cast<int>(b));
+        return out;
+      }, nb::arg("finger"), "body ids of finger `finger`, ascending")
+      .def("is_palm", &HandModel::is_palm, nb::arg("body"), "body is the palm or fixed to it");
 
   m.def("_hand_from_palm", [](nb::handle model, int object, int palm) {
     const mjModel* mm = model_of(model);
@@ -284,20 +315,22 @@ void bind_grasp(nb::module_& m) {
 
   m.def("collect_contacts",
         [](nb::handle model, nb::handle data, const HandModel& hand, const std::string& tangent,
-           nb::handle contact_model, bool include_margin) {
+           nb::handle contact_model, bool include_margin, nb::handle palm_contact_model) {
           const mjModel* mm = model_of(model);
           const mjData* d = data_of(data, mm);
           check_hand(mm, hand);
           Contacts out;
           out.reserve(std::max(d->ncon, 1));
-          collect_contacts(mm, d, hand, out, contact_options(tangent, contact_model, include_margin));
+          collect_contacts(mm, d, hand, out, contact_options(tangent, contact_model, include_margin, palm_contact_model));
           return out;
         },
         nb::arg("model"), nb::arg("data"), nb::arg("hand"), nb::arg("tangent") = "eq2",
         nb::arg("contact_model") = nb::none(), nb::arg("include_margin") = false,
+        nb::arg("palm_contact_model") = nb::none(),
         "The contacts between hand.object_body and the fingers in data (after mj_forward/mj_step), n into the object. "
         "tangent='eq2' (eq 2's horizontal t) or 'mujoco' (MuJoCo's own tangent axes); contact_model forces one "
-        "model (default: from each contact's condim).");
+        "model (default: from each contact's condim). A Hand from infer_hand_structure also yields the palm's contacts "
+        "(finger -1), of palm_contact_model if given (mjhand analyze --palm-contact).");
   m.def("mujoco_contact_forces",
         [](nb::handle model, nb::handle data, const Contacts& contacts) {
           const mjModel* mm = model_of(model);
@@ -331,7 +364,8 @@ void bind_grasp(nb::module_& m) {
         nb::arg("model"), nb::arg("data"), nb::arg("hand"), "The object's centre of mass [m, world] (G's default reference).");
 
   m.def("grasp_matrix",
-        [](const Contacts& contacts, const Eigen::VectorXd& reference) {
+        [](const Contacts& contacts, nb::handle reference_arg) {
+          const Eigen::VectorXd reference = as_vector(reference_arg, "reference");
           check_contacts(contacts);
           return grasp_matrix(contacts, to_vec3(reference, "reference"));
         },
@@ -349,7 +383,8 @@ void bind_grasp(nb::module_& m) {
   m.def("selection_matrix", [](const Contacts& contacts) { check_contacts(contacts); return selection_matrix(contacts); }, nb::arg("contacts"),
         "H = diag(H_1..H_k) (m x 6k).");
   m.def("object_twist",
-        [](nb::handle model, nb::handle data, const HandModel& hand, const Eigen::VectorXd& reference) {
+        [](nb::handle model, nb::handle data, const HandModel& hand, nb::handle reference_arg) {
+          const Eigen::VectorXd reference = as_vector(reference_arg, "reference");
           const mjModel* mm = model_of(model);
           check_hand(mm, hand);
           return Eigen::VectorXd(object_twist(mm, data_of(data, mm), hand, to_vec3(reference, "reference")));
@@ -373,20 +408,24 @@ void bind_grasp(nb::module_& m) {
       .def_ro("valid", &GraspQuality::valid, "False for no contacts or non-finite input (every number then 0)")
       .def_ro("message", &GraspQuality::message, "why not valid, or """);
   m.def("grasp_quality",
-        [](const Eigen::MatrixXd& G, const Eigen::MatrixXd& JH) {
+        [](nb::handle G_arg, nb::handle JH_arg) {
+          const Eigen::MatrixXd G = as_matrix(G_arg, "G");
+          const Eigen::MatrixXd JH = as_matrix(JH_arg, "J_H");
           check_GJ(G, JH);
           return grasp_quality(G, JH);
         },
         nb::arg("G"), nb::arg("J_H"), "Every singular-value measure of a grasp (never NaN; valid=False says why).");
   m.def("grasp_singular_values",
-        [](const Eigen::MatrixXd& G) {
+        [](nb::handle G_arg) {
+          const Eigen::MatrixXd G = as_matrix(G_arg, "G");
           if (G.rows() != 6) throw nb::value_error(("G must have 6 rows, got shape " + shape(G)).c_str());
           check_finite(G, "G");
           return Eigen::VectorXd(grasp_singular_values(G));
         },
         nb::arg("G"), "Singular values of G, descending, zero-padded to 6.");
   m.def("grasp_sigma_min",
-        [](const Eigen::MatrixXd& G) {
+        [](nb::handle G_arg) {
+          const Eigen::MatrixXd G = as_matrix(G_arg, "G");
           if (G.rows() != 6) throw nb::value_error(("G must have 6 rows, got shape " + shape(G)).c_str());
           check_finite(G, "G");
           return grasp_sigma_min(G);
@@ -415,8 +454,9 @@ void bind_grasp(nb::module_& m) {
       .def_ro("message", &EpsilonResult::message, "human-readable status")
       .def_prop_ro("force_closure", &EpsilonResult::force_closure, "status == FORCE_CLOSURE");
   m.def("ferrari_canny",
-        [](const Contacts& contacts, const Eigen::VectorXd& reference, WrenchNorm norm, int cone_edges,
+        [](const Contacts& contacts, nb::handle reference_arg, WrenchNorm norm, int cone_edges,
            double torque_length, bool volume, int max_points, bool qhull) {
+          const Eigen::VectorXd reference = as_vector(reference_arg, "reference");
           check_contacts(contacts);
           if (max_points < 1) throw nb::value_error("max_points must be >= 1");
           WrenchSpaceOptions o;
@@ -434,7 +474,8 @@ void bind_grasp(nb::module_& m) {
         "Ferrari-Canny epsilon (L1 or L-inf) with cones linearised by cone_edges edges; torque_length <= 0 uses the "
         "grasp radius. Never NaN: see status.");
   m.def("is_force_closure",
-        [](const Contacts& contacts, const Eigen::VectorXd& reference, int cone_edges, double tol) {
+        [](const Contacts& contacts, nb::handle reference_arg, int cone_edges, double tol) {
+          const Eigen::VectorXd reference = as_vector(reference_arg, "reference");
           check_contacts(contacts);
           return is_force_closure(contacts, to_vec3(reference, "reference"), check_cone_edges(cone_edges), check_tol(tol));
         },
@@ -456,8 +497,10 @@ void bind_grasp(nb::module_& m) {
       .def_ro("message", &ForceDistribution::message, """ when optimal, else why not")
       .def_prop_ro("ok", &ForceDistribution::ok, "status == OPTIMAL");
   m.def("optimal_forces",
-        [](const Contacts& contacts, const Eigen::MatrixXd& G, const Eigen::VectorXd& W, int cone_edges,
+        [](const Contacts& contacts, nb::handle G_arg, nb::handle W_arg, int cone_edges,
            double min_normal_force, double max_normal_force) {
+          const Eigen::MatrixXd G = as_matrix(G_arg, "G");
+          const Eigen::VectorXd W = as_vector(W_arg, "W");
           check_G(G, contacts);
           check_contacts(contacts);
           ForceOptimizationOptions o;
@@ -475,14 +518,18 @@ void bind_grasp(nb::module_& m) {
       .def_ro("balances", &MinNormForces::balances, "the wrench is balanced (residual <= 1e-9 (1 + |W|))")
       .def_ro("in_cones", &MinNormForces::in_cones, "every contact force inside its exact friction set");
   m.def("min_norm_forces",
-        [](const Contacts& contacts, const Eigen::MatrixXd& G, const Eigen::VectorXd& W) {
+        [](const Contacts& contacts, nb::handle G_arg, nb::handle W_arg) {
+          const Eigen::MatrixXd G = as_matrix(G_arg, "G");
+          const Eigen::VectorXd W = as_vector(W_arg, "W");
           check_G(G, contacts);
           check_contacts(contacts);
           return min_norm_forces(contacts, G, to_wrench(W));
         },
         nb::arg("contacts"), nb::arg("G"), nb::arg("W"), "Mattar eq 40 without internal forces: lambda = -G^+ W.");
   m.def("joint_torques",
-        [](const Eigen::MatrixXd& JH, const Eigen::VectorXd& lambda) {
+        [](nb::handle JH_arg, nb::handle lambda_arg) {
+          const Eigen::MatrixXd JH = as_matrix(JH_arg, "J_H");
+          const Eigen::VectorXd lambda = as_vector(lambda_arg, "lambda_");
           if (JH.rows() != lambda.size()) {
             throw nb::value_error(("lambda must have " + std::to_string(JH.rows()) + " entries (rows of J_H), got " +
                                    std::to_string(lambda.size())).c_str());
@@ -495,7 +542,9 @@ void bind_grasp(nb::module_& m) {
         },
         nb::arg("J_H"), nb::arg("lambda_"), "tau = J_H^T lambda [N m].");
   m.def("balanced_wrench",
-        [](const Eigen::MatrixXd& G, const Eigen::VectorXd& lambda) {
+        [](nb::handle G_arg, nb::handle lambda_arg) {
+          const Eigen::MatrixXd G = as_matrix(G_arg, "G");
+          const Eigen::VectorXd lambda = as_vector(lambda_arg, "lambda_");
           if (G.rows() != 6 || G.cols() != lambda.size()) {
             throw nb::value_error(("G " + shape(G) + " and lambda (" + std::to_string(lambda.size()) +
                                    ") do not fit").c_str());
@@ -506,19 +555,27 @@ void bind_grasp(nb::module_& m) {
         },
         nb::arg("G"), nb::arg("lambda_"), "The external wrench lambda balances: W = -G lambda.");
   m.def("internal_force_basis",
-        [](const Eigen::MatrixXd& G, double tol) {
+        [](nb::handle G_arg, double tol) {
+          const Eigen::MatrixXd G = as_matrix(G_arg, "G");
           if (G.rows() != 6) throw nb::value_error(("G must have 6 rows, got shape " + shape(G)).c_str());
           check_finite(G, "G");
           return internal_force_basis(G, check_tol(tol));
         },
         nb::arg("G"), nb::arg("tol") = -1.0, "Orthonormal basis of null(G) (m x (m - rank G)).");
   m.def("controllable_internal_force_basis",
-        [](const Eigen::MatrixXd& G, const Eigen::MatrixXd& JH, double tol) {
+        [](nb::handle G_arg, nb::handle JH_arg, double tol) {
+          const Eigen::MatrixXd G = as_matrix(G_arg, "G");
+          const Eigen::MatrixXd JH = as_matrix(JH_arg, "J_H");
           check_GJ(G, JH);
           return controllable_internal_force_basis(G, JH, check_tol(tol));
         },
         nb::arg("G"), nb::arg("J_H"), nb::arg("tol") = -1.0, "Orthonormal basis of range(P_N J_H) (SynGrasp's E).");
-  m.def("pseudo_inverse", [](const Eigen::MatrixXd& A, double tol) { check_finite(A, "A"); return pseudo_inverse(A, check_tol(tol)); },
+  m.def("pseudo_inverse",
+        [](nb::handle A_arg, double tol) {
+          const Eigen::MatrixXd A = as_matrix(A_arg, "A");
+          check_finite(A, "A");
+          return pseudo_inverse(A, check_tol(tol));
+        },
         nb::arg("A"), nb::arg("tol") = -1.0,
         "Moore-Penrose pseudo-inverse by SVD; singular values below tol * sigma_max are zero (tol < 0: max(rows, "
         "cols) * eps).");
@@ -537,7 +594,9 @@ void bind_grasp(nb::module_& m) {
       .def_ro("joint_mobility", &HandObjectMobility::joint_mobility,
               "n_hand - rank J_eq: joint motions the equality constraints allow");
   m.def("hand_object_mobility",
-        [](const Contacts& contacts, const Eigen::MatrixXd& G, const Eigen::MatrixXd& JH, int actuated) {
+        [](const Contacts& contacts, nb::handle G_arg, nb::handle JH_arg, int actuated) {
+          const Eigen::MatrixXd G = as_matrix(G_arg, "G");
+          const Eigen::MatrixXd JH = as_matrix(JH_arg, "J_H");
           check_G(G, contacts);
           check_GJ(G, JH);
           if (actuated < 0) throw nb::value_error("actuated must be >= 0");
@@ -547,7 +606,8 @@ void bind_grasp(nb::module_& m) {
         "Grubler-Kutzbach count (6 + n_hand - sum of contact rows) and the instantaneous mobility and redundancies from "
         "the ranks of G and J_H; actuated = the number of actuated joints.");
   m.def("friction_cone_margin",
-        [](const Contact& c, const Eigen::VectorXd& lambda_i) {
+        [](const Contact& c, nb::handle lambda_i_arg) {
+          const Eigen::VectorXd lambda_i = as_vector(lambda_i_arg, "lambda_i");
           check_contact(c, 0);
           check_finite(lambda_i, "lambda_i");
           if (lambda_i.size() != contact_rows(c.model)) {
@@ -566,8 +626,12 @@ void bind_grasp(nb::module_& m) {
       .def_ro("jtheta_vs_jh", &ParallelView::jtheta_vs_jh, "|J_Theta - J_H|")
       .def_ro("jp_vs_gt", &ParallelView::jp_vs_gt, "|J_p S - G^T|");
   m.def("parallel_view",
-        [](nb::handle model, nb::handle data, const HandModel& hand, const Contacts& contacts, const Eigen::MatrixXd& G,
-           const Eigen::VectorXd& G_reference, const Eigen::MatrixXd& JH, const Eigen::VectorXd& jp_reference) {
+        [](nb::handle model, nb::handle data, const HandModel& hand, const Contacts& contacts, nb::handle G_arg,
+           nb::handle G_reference_arg, nb::handle JH_arg, nb::handle jp_reference_arg) {
+          const Eigen::MatrixXd G = as_matrix(G_arg, "G");
+          const Eigen::VectorXd G_reference = as_vector(G_reference_arg, "G_reference");
+          const Eigen::MatrixXd JH = as_matrix(JH_arg, "J_H");
+          const Eigen::VectorXd jp_reference = as_vector(jp_reference_arg, "jp_reference");
           const mjModel* mm = model_of(model);
           check_hand(mm, hand);
           check_contacts(contacts, mm, true);
@@ -580,7 +644,9 @@ void bind_grasp(nb::module_& m) {
         nb::arg("J_H"), nb::arg("jp_reference") = Eigen::VectorXd::Zero(3),
         "J_p and J_Theta with reciprocal screws along n, t, o (choice (b)); joint twists from mj_jac.");
   m.def("twist_to_joint_rates",
-        [](const Eigen::MatrixXd& Jp, const Eigen::MatrixXd& JTheta) {
+        [](nb::handle Jp_arg, nb::handle JTheta_arg) {
+          const Eigen::MatrixXd Jp = as_matrix(Jp_arg, "J_p");
+          const Eigen::MatrixXd JTheta = as_matrix(JTheta_arg, "J_Theta");
           check_finite(Jp, "J_p");
           check_finite(JTheta, "J_Theta");
           if (Jp.cols() != 6 || Jp.rows() != JTheta.rows()) {

@@ -24,11 +24,6 @@ Eigen::MatrixXd optional_matrix(nb::handle v, const char* what) {
   return v.is_none() ? Eigen::MatrixXd() : as_matrix(v, what);
 }
 
-Eigen::VectorXd as_vector(nb::handle v, const char* what) {
-  const Eigen::MatrixXd a = as_matrix(v, what);
-  return Eigen::Map<const Eigen::VectorXd>(a.data(), a.size());
-}
-
 Wrench as_wrench(nb::handle v, const char* what) {
   const Eigen::VectorXd w = as_vector(v, what);
   if (w.size() != 6) throw nb::value_error((std::string(what) + " must have 6 entries (f, m)").c_str());

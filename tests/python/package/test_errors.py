@@ -62,9 +62,9 @@ def test_wrong_shapes_and_dtypes(scene):
         bad = g.G.copy()
         bad[0, 0] = np.nan
         mjhand.grasp_sigma_min(bad)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="G must be an array of numbers"):
         mjhand.grasp_sigma_min(np.array([["a"] * 6] * 6))
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="G must have 1 or 2 dimensions, got 3"):
         mjhand.grasp_sigma_min(np.zeros((6, 4, 2)))
     with pytest.raises(ValueError, match="lambda must have 16 entries"):
         mjhand.joint_torques(g.J_H, np.zeros(3))
