@@ -11,18 +11,11 @@ def body_id(model, body, what="body"):
 
 
 def hand(model, object, palm=None, fingers=None):
-    """The hand of a grasp: ``palm=BODY`` makes every child of the palm a finger; ``fingers=[ROOT, ...]`` names the
-    finger roots; neither: one finger per moving root (every jointed body whose parent is static, except objects)."""
-    obj = body_id(model, object, "object")
-    if obj == 0:
-        raise ValueError("object: the world body (id 0) cannot be the grasped object")
-    if palm is not None and fingers is not None:
-        raise ValueError("give palm or fingers, not both")
-    if palm is not None:
-        return _core._hand_from_palm(model, obj, body_id(model, palm, "palm"))
-    if fingers is not None:
-        return _core._hand_from_finger_roots(model, obj, [body_id(model, f, "finger root") for f in fingers])
-    return _core._hand_from_moving_roots(model, obj)
+    """The hand of a grasp, inferred as ``mjhand analyze`` and the ``grasp_analysis`` sensor do
+    (``infer_hand_structure``): the palm, its jointed branches as fingers (closed loops merged), a wrist above the palm
+    left out; ``palm=BODY`` names the palm, ``fingers=[ROOT, ...]`` the finger roots. Palm contacts count
+    (docs/grasp-analysis.md, "Hand structure")."""
+    return _core.infer_hand_structure(model, object, palm=palm, fingers=fingers)
 
 
 _hand = hand  # grasp()'s `hand` argument shadows the function
@@ -95,9 +88,9 @@ class Grasp:
 def grasp(model, data, object, palm=None, fingers=None, tangent="eq2", reference=None, hand=None,
           palm_contact_model=None):
     """The grasp of ``object`` in ``data`` (after mujoco.mj_forward or mj_step). GraspError when the object touches no
-    finger (no contact in this state: step or settle first). ``hand``: a Hand to use instead of palm/fingers, e.g.
-    ``infer_hand_structure(model, object)`` (what ``mjhand analyze`` uses; its palm contacts join G, modelled as
-    ``palm_contact_model`` if given)."""
+    finger (no contact in this state: step or settle first). The hand is ``hand(model, object, palm, fingers)``
+    (``infer_hand_structure``, as ``mjhand analyze``: palm contacts join G, modelled as ``palm_contact_model`` if
+    given, else by their condim), or ``hand``: a Hand made otherwise, e.g. with finger_tips= or with_wrist=."""
     if hand is not None and (palm is not None or fingers is not None):
         raise ValueError("give hand, or palm / fingers, not both")
     h = _hand(model, object, palm, fingers) if hand is None else hand

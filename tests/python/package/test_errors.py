@@ -204,7 +204,8 @@ m = mujoco.MjModel.from_xml_path(M + 'grasp_sensor_scene.xml'); d = mujoco.MjDat
 for _ in range(1000): mujoco.mj_step(m, d)
 g = mjhand.grasp(m, d, object='ball')
 big = mujoco.MjModel.from_xml_string('<mujoco><worldbody>' + ''.join(
-    '<body name="b%%d"><freejoint/><geom size=".01"/></body>' %% i for i in range(300)) + '</worldbody></mujoco>')
+    '<body name="b%%d">%%s<geom size=".01"/></body>' %% (i, '<freejoint/>' if i == 0 else '<joint/>')
+    for i in range(300)) + '</worldbody></mujoco>')
 bd = mujoco.MjData(big); mujoco.mj_forward(big, bd)
 small = mujoco.MjModel.from_xml_string('<mujoco><worldbody><body name="a"><freejoint/><geom size=".1"/></body></worldbody></mujoco>')
 sd = mujoco.MjData(small); mujoco.mj_forward(small, sd)
