@@ -285,6 +285,15 @@ ViaJointTrajectory::ViaJointTrajectory(SerialChain chain, ViaPointPath path, std
   }
 }
 
+void ViaJointTrajectory::require_regular(double t, const Eigen::Vector3d& x, double sigma_min) const {
+  if (sigma_min >= kSigmaMin) return;
+  std::ostringstream s;
+  s << "via trajectory: fingertip point " << point_text(x) << " at t = " << t << " s (toward via point "
+    << path_.heading_for(t) << ") is at a singular configuration of chain '" << chain_.name
+    << "' (smallest singular value of J " << sigma_min << " m)";
+  throw std::invalid_argument(s.str());
+}
+
 void ViaJointTrajectory::fail_unreachable(double t, const Eigen::Vector3d& x, const double* q_good,
                                           const char* reason, double miss) const {
   const int n = chain_.dof();
@@ -331,13 +340,7 @@ void ViaJointTrajectory::sample_square(const std::vector<double>& q_start) {
     tip_and_jp(chain_, q.data(), &jp);
     const double sigma_min = sigma_min_of(jp);
     if (!r.converged) fail_unreachable(t, x, q_good.data(), to_string(r.status), r.position_error);
-    if (!(sigma_min >= kSigmaMin)) {
-      std::ostringstream s;
-      s << "via trajectory: fingertip point " << point_text(x) << " at t = " << t << " s (toward via point "
-        << path_.heading_for(t) << ") is at a singular configuration of chain '" << chain_.name
-        << "' (smallest singular value of J " << sigma_min << " m)";
-      throw std::invalid_argument(s.str());
-    }
+    require_regular(t, x, sigma_min);
     q_good = q;
     std::copy(q.begin(), q.end(), samples_.begin() + static_cast<long>(k) * 3);
   }
@@ -426,13 +429,7 @@ void ViaJointTrajectory::sample_redundant(const std::vector<double>& q_start) {
     double sigma_min = 0;
     tip_jp_pinv(chain_, q.data(), &jp, &pinv, &sigma_min);
     if (!(miss <= kOnPath)) fail_unreachable(t, x, q_good.data(), "the minimum-norm IK does not converge", miss);
-    if (!(sigma_min >= kSigmaMin)) {
-      std::ostringstream s;
-      s << "via trajectory: fingertip point " << point_text(x) << " at t = " << t << " s (toward via point "
-        << path_.heading_for(t) << ") is at a singular configuration of chain '" << chain_.name
-        << "' (smallest singular value of J " << sigma_min << " m)";
-      throw std::invalid_argument(s.str());
-    }
+    require_regular(t, x, sigma_min);
     for (int i = 0; i < n; ++i) {
       const SerialLink& l = chain_.links[i];
       if (q[i] < l.lower - kLimitSlack || q[i] > l.upper + kLimitSlack) {

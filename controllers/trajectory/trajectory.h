@@ -145,6 +145,8 @@ class ViaJointTrajectory : public JointTrajectory {
   void sample_redundant(const std::vector<double>& q_start);
   [[noreturn]] void fail_unreachable(double t, const Eigen::Vector3d& x, const double* q_good, const char* reason,
                                      double miss) const;
+  // Throws naming the path point at t and its heading when J's smallest singular value there is below kSigmaMin.
+  void require_regular(double t, const Eigen::Vector3d& x, double sigma_min) const;
   // The redundant regime's joint velocity qd = F(q, t), and (if qdd) its time derivative along the motion.
   void redundant_rates(const double* q, const Eigen::Vector3d& xd, const Eigen::Vector3d& xdd, double* qd,
                        double* qdd) const;
