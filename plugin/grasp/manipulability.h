@@ -5,6 +5,8 @@
 
 #include <Eigen/Core>
 
+#include <mjhand/grasp/quasistatic.h>
+
 namespace mjhand {
 
 // A centre-free ellipsoid {x : x = sum_i a_i d_i s_i, |s| <= 1} in R^d, d = 6 (full) or 3 (one block).
@@ -47,5 +49,15 @@ ManipulabilityEllipsoid kinematic_manipulability(const Eigen::Ref<const Eigen::M
 ManipulabilityEllipsoid force_manipulability(const Eigen::Ref<const Eigen::MatrixXd>& G,
                                              const Eigen::Ref<const Eigen::MatrixXd>& JH,
                                              const Eigen::Ref<const Eigen::MatrixXd>& S);
+
+// SynGrasp's compliant force manipulability ellipsoid (SGforceManipulability(Gamma) over every column of Gamma =
+// ker(M_h) from SGquasistaticHsolution, W_w = I, W_s = I; Prattichizzo et al. 2012 sec. 5): the external wrenches dw
+// over all solutions (dw, dz_r) of the compliant quasi-static model of `maps` (quasistatic_maps or
+// wrist_quasistatic_maps) whose synergy forces sigma = S^T J^T dlambda = S^T (Tw dw + T dz_r) have |sigma| <= 1.
+// SynGrasp takes eig(Gamma_w' Gamma_w, Gamma_s' Gamma_s); its axes are the square roots of those eigenvalues.
+// maps must have d = 6 object rows (std::invalid_argument otherwise). For every stiffness this equals
+// force_manipulability(G, J_H, S) (docs/grasp-analysis.md: the compliance moves the statically determined part of
+// dlambda only within null(G), which the synergy references reach exactly as far as a rigid hand's internal forces).
+ManipulabilityEllipsoid compliant_force_manipulability(const QuasistaticMaps& maps);
 
 }  // namespace mjhand
