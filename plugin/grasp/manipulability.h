@@ -1,6 +1,7 @@
 // Kinematic and force manipulability ellipsoids of a grasp, with or without postural synergies (Prattichizzo,
 // Malvezzi, Gabiccini & Bicchi, "On the manipulability ellipsoids of underactuated robotic hands with compliance",
-// RAS 2012; SynGrasp SGkinManipulability / SGforceManipulability). Rigid contacts; see docs/grasp-analysis.md.
+// RAS 2012; SynGrasp SGkinManipulability / SGforceManipulability). Rigid contacts, and SynGrasp's compliant force
+// ellipsoid from the quasi-static maps; see docs/grasp-analysis.md.
 #pragma once
 
 #include <Eigen/Core>
