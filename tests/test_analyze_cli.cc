@@ -530,3 +530,72 @@ TEST_CASE("analyze --contact-stiffness and --joint-stiffness report K_O = G K G^
   CHECK(neg.status == 2);
   CHECK_THAT(neg.output, Catch::Contains("'--joint-stiffness'"));
 }
+
+TEST_CASE("analyze --wrist-stiffness adds the base's spring J_w K_w^-1 J_w^T to the contact compliance", "[analyze][wrist]") {
+  const std::string scene = source_path("models/grasp_sensor_scene.xml");
+  const std::string base = scene + " --settle 1 --json --contact-stiffness 1000,400 --joint-stiffness 3";
+  const auto r = analyze(base + " --wrist-stiffness 500,2");
+  REQUIRE(r.status == 0);
+  const Json j = parse_json(r.output);
+  const Json& s = j["grasp_stiffness"];
+  REQUIRE(s.has("KO"));
+  CHECK(s["message"].string.empty());
+  const Json& w = s["wrist_stiffness"];
+  REQUIRE(w.size() > 0);
+  CHECK(w["k"][0].number == 500);
+  CHECK(w["k"][1].number == 2);
+  const Eigen::Vector3d p(w["point_m"][0].number, w["point_m"][1].number, w["point_m"][2].number);
+  // Rebuild from the JSON: G, J_H, and J_w row by row from each contact's point and frame (a force row f . (v + w x
+  // (c - p)) = [f, (c - p) x f] . (v, w); a moment row [0, axis]).
+  const Json& jg = j["G"];
+  const Json& jh = j["JH"];
+  const int m = static_cast<int>(jh.size()), n = static_cast<int>(jh[0].size());
+  Eigen::MatrixXd G(6, m), JH(m, n), Jw = Eigen::MatrixXd::Zero(m, 6);
+  for (int a = 0; a < 6; ++a)
+    for (int b = 0; b < m; ++b) G(a, b) = jg[a][b].number;
+  for (int a = 0; a < m; ++a)
+    for (int b = 0; b < n; ++b) JH(a, b) = jh[a][b].number;
+  Eigen::VectorXd kc(m);
+  int row = 0;
+  for (const Json& c : j["contacts"].items) {
+    const int rows = static_cast<int>(c["rows"].number);
+    auto vec = [&](const char* key) { return Eigen::Vector3d(c[key][0].number, c[key][1].number, c[key][2].number); };
+    const Eigen::Vector3d axes[3] = {vec("n"), vec("t"), vec("o")};
+    const Eigen::Vector3d arm = vec("point_m") - p;
+    for (int k = 0; k < rows; ++k) {
+      kc(row + k) = k == 0 ? 1000 : k < 3 ? 400 : 1000 * 1e-4;
+      if (k < 3) {
+        Jw.block<1, 3>(row + k, 0) = axes[k].transpose();
+        Jw.block<1, 3>(row + k, 3) = arm.cross(axes[k]).transpose();
+      } else {
+        Jw.block<1, 3>(row + k, 3) = axes[k - 3].transpose();
+      }
+    }
+    row += rows;
+  }
+  REQUIRE(row == m);
+  Eigen::VectorXd cw(6);
+  cw << 1.0 / 500, 1.0 / 500, 1.0 / 500, 0.5, 0.5, 0.5;
+  const Eigen::MatrixXd C0 = Eigen::MatrixXd(kc.cwiseInverse().asDiagonal()) + JH * JH.transpose() / 3.0;
+  const Eigen::MatrixXd C = C0 + Jw * cw.asDiagonal() * Jw.transpose();
+  const Eigen::MatrixXd KO = G * C.inverse() * G.transpose();
+  double worst = 0;
+  for (int a = 0; a < 6; ++a)
+    for (int b = 0; b < 6; ++b) worst = std::max(worst, std::abs(s["KO"][a][b].number - KO(a, b)));
+  std::printf("[analyze] --wrist-stiffness: max |K_O JSON - rebuilt| = %.3g against max |K_O| = %.3g\n", worst,
+              KO.cwiseAbs().maxCoeff());
+  CHECK(worst < 1e-9 * KO.cwiseAbs().maxCoeff());  // rounding of two inversion routes, as in the case above
+  // A compliant base makes the grasp softer in every direction (more compliance in series): K_O(wrist) <= K_O.
+  const Eigen::MatrixXd KO0 = G * C0.inverse() * G.transpose();
+  CHECK(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(KO0 - KO).eigenvalues()(0) > -1e-9 * KO0.norm());
+  CHECK((KO0 - KO).norm() > 1e-3 * KO0.norm());  // and noticeably so with these values
+  // Text and errors.
+  CHECK_THAT(analyze(scene + " --settle 1 --contact-stiffness 1000 --wrist-stiffness 500,2").output,
+             Catch::Contains("wrist: "));
+  const auto one = analyze(scene + " --wrist-stiffness 500");
+  CHECK(one.status == 2);
+  CHECK_THAT(one.output, Catch::Contains("--wrist-stiffness: expected 2 values"));
+  const auto both = analyze(scene + " --wrist-stiffness 500,2 --with-wrist");
+  CHECK(both.status == 2);
+  CHECK_THAT(both.output, Catch::Contains("not both"));
+}
