@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include <mjhand/grasp/contact_frames.h>
 #include <mjhand/grasp/contact_model.h>
 #include "two_finger_grasp.h"
 
@@ -93,6 +94,15 @@ inline int settle(const mjModel* m, mjData* d, int max_steps) {
     }
   }
   return max_steps;
+}
+
+// The grasp contacts of the current state (collect_contacts), ordered by finger.
+inline std::vector<mjhand::Contact> finger_contacts(const mjModel* m, const mjData* d, const mjhand::HandModel& hand) {
+  std::vector<mjhand::Contact> c;
+  c.reserve(64);
+  mjhand::collect_contacts(m, d, hand, c);
+  std::sort(c.begin(), c.end(), [](const mjhand::Contact& a, const mjhand::Contact& b) { return a.finger < b.finger; });
+  return c;
 }
 
 // Normal force (efc_force of the contact's single row) and stiffness k imp / R of that row, per grasp contact.

@@ -478,6 +478,16 @@ TEST_CASE("analyze: bad command lines exit 2 with a message naming the problem",
   }
 }
 
+namespace {
+// A JSON array of rows as a matrix.
+Eigen::MatrixXd json_matrix(const Json& rows) {
+  Eigen::MatrixXd A(rows.size(), rows.size() > 0 ? rows[0].size() : 0);
+  for (Eigen::Index a = 0; a < A.rows(); ++a)
+    for (Eigen::Index b = 0; b < A.cols(); ++b) A(a, b) = rows[static_cast<size_t>(a)][static_cast<size_t>(b)].number;
+  return A;
+}
+}  // namespace
+
 TEST_CASE("analyze --contact-stiffness and --joint-stiffness report K_O = G K G^T of the printed G and J_H", "[analyze]") {
   const std::string scene = source_path("models/grasp_sensor_scene.xml");
   const auto r = analyze(scene + " --settle 1 --json --contact-stiffness 1000,400 --joint-stiffness 3");
@@ -488,14 +498,8 @@ TEST_CASE("analyze --contact-stiffness and --joint-stiffness report K_O = G K G^
   CHECK(s["message"].string.empty());
   // Rebuild K_O from the JSON's own G and J_H with the documented row meaning (n: KN, t and o: KT, moments:
   // KR = KN * 1e-4 by default) and K = (K_c^-1 + J_H J_H^T / k_q)^-1, by an explicit inverse.
-  const Json& jg = j["G"];
-  const Json& jh = j["JH"];
-  const int m = static_cast<int>(jh.size()), n = static_cast<int>(jh[0].size());
-  Eigen::MatrixXd G(6, m), JH(m, n);
-  for (int a = 0; a < 6; ++a)
-    for (int b = 0; b < m; ++b) G(a, b) = jg[a][b].number;
-  for (int a = 0; a < m; ++a)
-    for (int b = 0; b < n; ++b) JH(a, b) = jh[a][b].number;
+  const Eigen::MatrixXd G = json_matrix(j["G"]), JH = json_matrix(j["JH"]);
+  const int m = static_cast<int>(JH.rows());
   Eigen::VectorXd kc(m);
   int row = 0;
   for (const Json& c : j["contacts"].items) {
@@ -547,14 +551,9 @@ TEST_CASE("analyze --wrist-stiffness adds the base's spring J_w K_w^-1 J_w^T to 
   const Eigen::Vector3d p(w["point_m"][0].number, w["point_m"][1].number, w["point_m"][2].number);
   // Rebuild from the JSON: G, J_H, and J_w row by row from each contact's point and frame (a force row f . (v + w x
   // (c - p)) = [f, (c - p) x f] . (v, w); a moment row [0, axis]).
-  const Json& jg = j["G"];
-  const Json& jh = j["JH"];
-  const int m = static_cast<int>(jh.size()), n = static_cast<int>(jh[0].size());
-  Eigen::MatrixXd G(6, m), JH(m, n), Jw = Eigen::MatrixXd::Zero(m, 6);
-  for (int a = 0; a < 6; ++a)
-    for (int b = 0; b < m; ++b) G(a, b) = jg[a][b].number;
-  for (int a = 0; a < m; ++a)
-    for (int b = 0; b < n; ++b) JH(a, b) = jh[a][b].number;
+  const Eigen::MatrixXd G = json_matrix(j["G"]), JH = json_matrix(j["JH"]);
+  const int m = static_cast<int>(JH.rows());
+  Eigen::MatrixXd Jw = Eigen::MatrixXd::Zero(m, 6);
   Eigen::VectorXd kc(m);
   int row = 0;
   for (const Json& c : j["contacts"].items) {
@@ -579,9 +578,7 @@ TEST_CASE("analyze --wrist-stiffness adds the base's spring J_w K_w^-1 J_w^T to 
   const Eigen::MatrixXd C0 = Eigen::MatrixXd(kc.cwiseInverse().asDiagonal()) + JH * JH.transpose() / 3.0;
   const Eigen::MatrixXd C = C0 + Jw * cw.asDiagonal() * Jw.transpose();
   const Eigen::MatrixXd KO = G * C.inverse() * G.transpose();
-  double worst = 0;
-  for (int a = 0; a < 6; ++a)
-    for (int b = 0; b < 6; ++b) worst = std::max(worst, std::abs(s["KO"][a][b].number - KO(a, b)));
+  const double worst = (json_matrix(s["KO"]) - KO).cwiseAbs().maxCoeff();
   std::printf("[analyze] --wrist-stiffness: max |K_O JSON - rebuilt| = %.3g against max |K_O| = %.3g\n", worst,
               KO.cwiseAbs().maxCoeff());
   CHECK(worst < 1e-9 * KO.cwiseAbs().maxCoeff());  // rounding of two inversion routes, as in the case above

@@ -344,11 +344,8 @@ Response apply_force(const Eigen::Vector3d& F, bool geometric, double* law_error
   settle(m.get(), d.get(), 5000);
   const HandModel hand = hand_from_palm(m.get(), mj_name2id(m.get(), mjOBJ_BODY, "object"),
                                         mj_name2id(m.get(), mjOBJ_BODY, "palm"));
-  std::vector<Contact> c;
-  c.reserve(m->nconmax > 0 ? m->nconmax : 64);
-  collect_contacts(m.get(), d.get(), hand, c);
+  const std::vector<Contact> c = finger_contacts(m.get(), d.get(), hand);
   REQUIRE(c.size() == 6);
-  std::sort(c.begin(), c.end(), [](const Contact& a, const Contact& b) { return a.finger < b.finger; });
   for (const Contact& ci : c) REQUIRE(ci.model == ContactModel::kFrictionlessPoint);
   Eigen::VectorXd f0, kc, r0;
   contact_rows_of(d.get(), c, f0, kc, r0);
@@ -378,11 +375,8 @@ Response apply_force(const Eigen::Vector3d& F, bool geometric, double* law_error
   for (int a = 0; a < 3; ++a) d->xfrc_applied[6 * hand.object_body + a] = F(a);
   for (int k = 0; k < 6; ++k) d->ctrl[k] += dqr(k);
   settle(m.get(), d.get(), 5000);
-  std::vector<Contact> c1;
-  c1.reserve(64);
-  collect_contacts(m.get(), d.get(), hand, c1);
+  const std::vector<Contact> c1 = finger_contacts(m.get(), d.get(), hand);
   REQUIRE(c1.size() == 6);
-  std::sort(c1.begin(), c1.end(), [](const Contact& a, const Contact& b) { return a.finger < b.finger; });
   Eigen::VectorXd f1, k1, r1;
   contact_rows_of(d.get(), c1, f1, k1, r1);
   out.du_sim = Eigen::Vector3d(d->qpos[ox], d->qpos[ox + 1], d->qpos[ox + 2]) - u0;

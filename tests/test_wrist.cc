@@ -406,11 +406,8 @@ WristResponse wrist_response(const WristServos& ws, const Eigen::Vector3d& F, co
   const HandModel hand = hand_from_palm(m.get(), mj_name2id(m.get(), mjOBJ_BODY, "object"),
                                         mj_name2id(m.get(), mjOBJ_BODY, "palm"));
   REQUIRE(hand.num_hand_dofs() == 12);  // wrist dofs 0..5, fingers 6..11
-  std::vector<Contact> c;
-  c.reserve(64);
-  collect_contacts(m.get(), d.get(), hand, c);
+  const std::vector<Contact> c = finger_contacts(m.get(), d.get(), hand);
   REQUIRE(c.size() == 6);
-  std::sort(c.begin(), c.end(), [](const Contact& a, const Contact& b) { return a.finger < b.finger; });
   Eigen::VectorXd f0, kc, r0;
   contact_rows_of(d.get(), c, f0, kc, r0);
   const Eigen::Vector3d p(d->xpos[3 * hand.object_body], d->xpos[3 * hand.object_body + 1],
@@ -457,11 +454,8 @@ WristResponse wrist_response(const WristServos& ws, const Eigen::Vector3d& F, co
   for (int a = 0; a < 3; ++a) d->xfrc_applied[6 * hand.object_body + a] = F(a);
   for (int k = 0; k < 6; ++k) d->ctrl[6 + k] += dxr(k);
   settle(m.get(), d.get(), 8000);
-  std::vector<Contact> c1;
-  c1.reserve(64);
-  collect_contacts(m.get(), d.get(), hand, c1);
+  const std::vector<Contact> c1 = finger_contacts(m.get(), d.get(), hand);
   REQUIRE(c1.size() == 6);
-  std::sort(c1.begin(), c1.end(), [](const Contact& a, const Contact& b) { return a.finger < b.finger; });
   Eigen::VectorXd f1, k1, r1;
   contact_rows_of(d.get(), c1, f1, k1, r1);
   out.du_sim = Eigen::Vector3d(d->qpos[ox], d->qpos[ox + 1], d->qpos[ox + 2]) - u0;
