@@ -480,6 +480,16 @@ TEST_CASE("analyze: bad command lines exit 2 with a message naming the problem",
   }
 }
 
+namespace {
+// A JSON array of rows as a matrix.
+Eigen::MatrixXd json_matrix(const Json& rows) {
+  Eigen::MatrixXd A(rows.size(), rows.size() > 0 ? rows[0].size() : 0);
+  for (Eigen::Index a = 0; a < A.rows(); ++a)
+    for (Eigen::Index b = 0; b < A.cols(); ++b) A(a, b) = rows[static_cast<size_t>(a)][static_cast<size_t>(b)].number;
+  return A;
+}
+}  // namespace
+
 TEST_CASE("analyze --contact-stiffness and --joint-stiffness report K_O = G K G^T of the printed G and J_H", "[analyze]") {
   const std::string scene = source_path("models/grasp_sensor_scene.xml");
   const auto r = analyze(scene + " --settle 1 --json --contact-stiffness 1000,400 --joint-stiffness 3");
@@ -490,14 +500,8 @@ TEST_CASE("analyze --contact-stiffness and --joint-stiffness report K_O = G K G^
   CHECK(s["message"].string.empty());
   // Rebuild K_O from the JSON's own G and J_H with the documented row meaning (n: KN, t and o: KT, moments:
   // KR = KN * 1e-4 by default) and K = (K_c^-1 + J_H J_H^T / k_q)^-1, by an explicit inverse.
-  const Json& jg = j["G"];
-  const Json& jh = j["JH"];
-  const int m = static_cast<int>(jh.size()), n = static_cast<int>(jh[0].size());
-  Eigen::MatrixXd G(6, m), JH(m, n);
-  for (int a = 0; a < 6; ++a)
-    for (int b = 0; b < m; ++b) G(a, b) = jg[a][b].number;
-  for (int a = 0; a < m; ++a)
-    for (int b = 0; b < n; ++b) JH(a, b) = jh[a][b].number;
+  const Eigen::MatrixXd G = json_matrix(j["G"]), JH = json_matrix(j["JH"]);
+  const int m = static_cast<int>(JH.rows());
   Eigen::VectorXd kc(m);
   int row = 0;
   for (const Json& c : j["contacts"].items) {
@@ -693,4 +697,66 @@ TEST_CASE("grasp_analysis: with_wrist puts the Shadow hand's wrist joints into t
   const Json j = parse_json(r.output);
   CHECK(j["hand"]["wrist_in_JH"].boolean);
   CHECK(j["hand"]["dofs"].size() == hand.dofs.size());
+}
+
+TEST_CASE("analyze --wrist-stiffness adds the base's spring J_w K_w^-1 J_w^T to the contact compliance", "[analyze][wrist]") {
+  const std::string scene = source_path("models/grasp_sensor_scene.xml");
+  const std::string base = scene + " --settle 1 --json --contact-stiffness 1000,400 --joint-stiffness 3";
+  const auto r = analyze(base + " --wrist-stiffness 500,2");
+  REQUIRE(r.status == 0);
+  const Json j = parse_json(r.output);
+  const Json& s = j["grasp_stiffness"];
+  REQUIRE(s.has("KO"));
+  CHECK(s["message"].string.empty());
+  const Json& w = s["wrist_stiffness"];
+  REQUIRE(w.size() > 0);
+  CHECK(w["k"][0].number == 500);
+  CHECK(w["k"][1].number == 2);
+  const Eigen::Vector3d p(w["point_m"][0].number, w["point_m"][1].number, w["point_m"][2].number);
+  // Rebuild from the JSON: G, J_H, and J_w row by row from each contact's point and frame (a force row f . (v + w x
+  // (c - p)) = [f, (c - p) x f] . (v, w); a moment row [0, axis]).
+  const Eigen::MatrixXd G = json_matrix(j["G"]), JH = json_matrix(j["JH"]);
+  const int m = static_cast<int>(JH.rows());
+  Eigen::MatrixXd Jw = Eigen::MatrixXd::Zero(m, 6);
+  Eigen::VectorXd kc(m);
+  int row = 0;
+  for (const Json& c : j["contacts"].items) {
+    const int rows = static_cast<int>(c["rows"].number);
+    auto vec = [&](const char* key) { return Eigen::Vector3d(c[key][0].number, c[key][1].number, c[key][2].number); };
+    const Eigen::Vector3d axes[3] = {vec("n"), vec("t"), vec("o")};
+    const Eigen::Vector3d arm = vec("point_m") - p;
+    for (int k = 0; k < rows; ++k) {
+      kc(row + k) = k == 0 ? 1000 : k < 3 ? 400 : 1000 * 1e-4;
+      if (k < 3) {
+        Jw.block<1, 3>(row + k, 0) = axes[k].transpose();
+        Jw.block<1, 3>(row + k, 3) = arm.cross(axes[k]).transpose();
+      } else {
+        Jw.block<1, 3>(row + k, 3) = axes[k - 3].transpose();
+      }
+    }
+    row += rows;
+  }
+  REQUIRE(row == m);
+  Eigen::VectorXd cw(6);
+  cw << 1.0 / 500, 1.0 / 500, 1.0 / 500, 0.5, 0.5, 0.5;
+  const Eigen::MatrixXd C0 = Eigen::MatrixXd(kc.cwiseInverse().asDiagonal()) + JH * JH.transpose() / 3.0;
+  const Eigen::MatrixXd C = C0 + Jw * cw.asDiagonal() * Jw.transpose();
+  const Eigen::MatrixXd KO = G * C.inverse() * G.transpose();
+  const double worst = (json_matrix(s["KO"]) - KO).cwiseAbs().maxCoeff();
+  std::printf("[analyze] --wrist-stiffness: max |K_O JSON - rebuilt| = %.3g against max |K_O| = %.3g\n", worst,
+              KO.cwiseAbs().maxCoeff());
+  CHECK(worst < 1e-9 * KO.cwiseAbs().maxCoeff());  // rounding of two inversion routes, as in the case above
+  // A compliant base makes the grasp softer in every direction (more compliance in series): K_O(wrist) <= K_O.
+  const Eigen::MatrixXd KO0 = G * C0.inverse() * G.transpose();
+  CHECK(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(KO0 - KO).eigenvalues()(0) > -1e-9 * KO0.norm());
+  CHECK((KO0 - KO).norm() > 1e-3 * KO0.norm());  // and noticeably so with these values
+  // Text and errors.
+  CHECK_THAT(analyze(scene + " --settle 1 --contact-stiffness 1000 --wrist-stiffness 500,2").output,
+             Catch::Contains("wrist: "));
+  const auto one = analyze(scene + " --wrist-stiffness 500");
+  CHECK(one.status == 2);
+  CHECK_THAT(one.output, Catch::Contains("--wrist-stiffness: expected 2 values"));
+  const auto both = analyze(scene + " --wrist-stiffness 500,2 --with-wrist");
+  CHECK(both.status == 2);
+  CHECK_THAT(both.output, Catch::Contains("not both"));
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <set>
 #include <vector>
 
 #include <mjhand/grasp/contact_frames.h>
@@ -223,4 +224,97 @@ TEST_CASE("PGR: max over contact states of the best cost, checked by rank tests 
   std::vector<Contact> soft = c;
   soft[1].model = ContactModel::kSoftFinger;
   CHECK_THROWS_WITH(potential_grasp_robustness(soft, g, o), Catch::Contains("contact 1 is a soft finger"));
+}
+
+TEST_CASE("PGR heuristics h1..h4: SynGrasp's combination lists, their PGR the brute force's maximum over them",
+          "[robustness]") {
+  // Five hard contacts: the tetrahedral four plus one off-axis, so the PCR optimum is not symmetric.
+  std::vector<Contact> c = tetrahedral(0.04, 0.8);
+  const Eigen::Vector3d u = Eigen::Vector3d(0.3, -0.8, 0.5).normalized();
+  c.push_back(analytic_contact(0.04 * u, -u, ContactModel::kHardFinger, 0.8));
+  const QuasiStaticGrasp g = cartesian_grasp(c, 1.0, 10.0);
+  const RobustnessOptions o = options();
+  const PgrResult all = potential_grasp_robustness(c, g, o);
+  REQUIRE(all.quality.size() == 243);
+  auto index = [](const std::vector<ContactState>& s) {
+    int idx = 0;
+    for (int i = static_cast<int>(s.size()) - 1; i >= 0; --i) idx = 3 * idx + static_cast<int>(s[i]);
+    return idx;
+  };
+  auto count = [](const std::vector<ContactState>& s, ContactState x) {
+    return static_cast<int>(std::count(s.begin(), s.end(), x));
+  };
+  // Each list: distinct combinations, each scored exactly as the brute force scored it (the same deterministic
+  // evaluation), PGR = the largest of those scores <= the brute force's PGR, PCR the all-sticking score.
+  auto check_list = [&](const StateCombinations& list, const char* name) {
+    std::set<int> seen;
+    for (const auto& s : list) seen.insert(index(s));
+    CHECK(seen.size() == list.size());
+    const PgrResult h = pgr_over_combinations(c, g, list, o);
+    double best = 0;
+    for (size_t k = 0; k < list.size(); ++k) {
+      CHECK(h.quality[k] == all.quality[index(list[k])]);
+      best = std::max(best, h.quality[k]);
+    }
+    CHECK(h.pgr == best);
+    CHECK(h.pgr <= all.pgr);
+    CHECK(h.pcr == all.pcr);
+    std::printf("[robustness] %s: %zu of 243 combinations, PGR %.6g (brute force %.6g)\n", name, list.size(), h.pgr,
+                all.pgr);
+    return h;
+  };
+  const StateCombinations h2 = pgr_h2_combinations(5, 3);
+  REQUIRE(h2.size() == 10);  // C(5, 3)
+  for (const auto& s : h2) CHECK((count(s, ContactState::kSticking) == 3 && count(s, ContactState::kDetached) == 2));
+  check_list(h2, "h2 (3 sticking)");
+  const StateCombinations h3 = pgr_h3_combinations(5, 2);
+  REQUIRE(h3.size() == 80);  // C(5, 2) 2^3
+  for (const auto& s : h3) CHECK(count(s, ContactState::kSticking) == 2);
+  check_list(h3, "h3 (2 sticking)");
+  // h3 with every contact free to stick (sticking = 0 .. n_c) together covers all 3^n_c: the brute force.
+  std::set<int> union_h3;
+  for (int k = 0; k <= 5; ++k)
+    for (const auto& s : pgr_h3_combinations(5, k)) union_h3.insert(index(s));
+  CHECK(union_h3.size() == 243);
+  const StateCombinations h4 = pgr_h4_combinations(5);
+  REQUIRE(h4.size() == 40);  // C(5, 2) (C(3, 2) + C(3, 3))
+  for (const auto& s : h4) {
+    CHECK(count(s, ContactState::kSticking) == 2);
+    const int sl = count(s, ContactState::kSliding);
+    CHECK((sl == 2 || sl == 3));
+  }
+  check_list(h4, "h4");
+  CHECK(pgr_h4_combinations(3).size() == 27);  // below 4 contacts SynGrasp falls back to the brute force
+  CHECK(pgr_h4_combinations(4).size() == 6);   // C(4, 2) C(2, 2); SynGrasp's own code fails here (nchoosek(2, 3))
+  // h1 from the PCR optimum: contacts whose force is within 1 degree of the normal or of the cone edge slide.
+  VcostOptimum opt;
+  potential_contact_robustness(c, pseudo_inverse(g.G), quasistatic_internal_force_basis(g), o, &opt);
+  std::vector<bool> flagged(5);
+  int free = 0;
+  for (int i = 0; i < 5; ++i) {
+    const double alpha = std::atan2(std::hypot(opt.lambda(3 * i + 1), opt.lambda(3 * i + 2)), opt.lambda(3 * i));
+    const double deg = M_PI / 180;
+    flagged[i] = alpha < deg || std::atan(0.8) - alpha < deg;
+    free += flagged[i] ? 0 : 1;
+    std::printf("[robustness] h1: contact %d force at %.3g deg from its normal (cone edge %.3g deg)\n", i,
+                alpha / deg, std::atan(0.8) / deg);
+  }
+  const StateCombinations h1 = pgr_h1_combinations(c, opt.lambda);
+  REQUIRE(h1.size() == static_cast<size_t>(std::pow(3, free)));
+  for (const auto& s : h1)
+    for (int i = 0; i < 5; ++i)
+      if (flagged[i]) CHECK(s[i] == ContactState::kSliding);
+  check_list(h1, "h1");
+  // The symmetric tetrahedral grasp: PCR's forces lie along the normals, so h1 fixes every contact to sliding (what
+  // SynGrasp's code does, though it comments the case as a lost contact) and evaluates that one combination.
+  const std::vector<Contact> t = tetrahedral(0.04, 0.8);
+  const QuasiStaticGrasp gt = cartesian_grasp(t, 1.0, 10.0);
+  potential_contact_robustness(t, pseudo_inverse(gt.G), quasistatic_internal_force_basis(gt), o, &opt);
+  const StateCombinations h1t = pgr_h1_combinations(t, opt.lambda);
+  REQUIRE(h1t.size() == 1);
+  CHECK(count(h1t[0], ContactState::kSliding) == 4);
+  // Bad input is named.
+  CHECK_THROWS_WITH(pgr_h2_combinations(3, 4), Catch::Contains("sticking"));
+  CHECK_THROWS_WITH(pgr_h1_combinations(c, opt.lambda.head(3)), Catch::Contains("lambda0"));
+  CHECK_THROWS_WITH(pgr_over_combinations(c, g, {std::vector<ContactState>(4)}, o), Catch::Contains("combination 0"));
 }

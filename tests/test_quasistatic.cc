@@ -19,6 +19,7 @@
 #include <mjhand/grasp/hand_jacobian.h>
 #include <mjhand/grasp/quasistatic.h>
 #include <mjhand/grasp/stiffness.h>
+#include "six_finger_grasp.h"
 #include "two_finger_grasp.h"
 #include "test_util.h"
 
@@ -322,73 +323,7 @@ TEST_CASE("sliding: a tangential load beyond mu times the preload makes both fin
 }
 
 namespace {
-// The MuJoCo cross-check scene: a box (half-width kA) that can only translate (slide joints x, y, z) held by six
-// hinge fingers, one per face, each pressing its spherical tip on the face centre through a position servo (gear 1:
-// joint stiffness = kp exactly). Contacts are frictionless (condim 1) so that every load is carried by normal rows:
-// MuJoCo's friction rows have no position residual (they behave as stiff dampers and let the object creep
-// tangentially under load), so they would have no stiffness to compare. solimp has dmin = dmax: the impedance, hence
-// the row stiffness k imp / R, does not depend on the penetration. At q = 0 each finger's link is perpendicular to
-// its face normal, so J_H and the contact normal do not change to first order (no geometric stiffness).
-constexpr double kTip = 0.008;   // fingertip radius [m]
-constexpr double kLink = 0.05;   // hinge-to-tip distance [m]
-constexpr double kKp = 2.0;      // servo gain [N m/rad]
-constexpr double kQref = 0.02;   // servo reference: preloads each contact [rad]
-
-std::string six_finger_xml() {
-  std::ostringstream x;
-  x.precision(17);
-  x << "<mujoco><option timestep=\"0.001\" gravity=\"0 0 0\" integrator=\"implicitfast\"/>"
-       "<default><geom solimp=\"0.9 0.9 0.001 0.5 2\" solref=\"0.02 1\"/></default><worldbody><body name=\"palm\">";
-  for (int k = 0; k < 6; ++k) {
-    Eigen::Vector3d e = Eigen::Vector3d::Zero(), p = Eigen::Vector3d::Zero();
-    e(k / 2) = k % 2 == 0 ? 1 : -1;  // outward face normal
-    p((k / 2 + 1) % 3) = 1;          // link direction, perpendicular to e
-    const Eigen::Vector3d hinge = (kA + kTip) * e - kLink * p;
-    const Eigen::Vector3d axis = e.cross(p);  // positive q moves the tip along -e, into the box
-    x << "<body name=\"f" << k << "\" pos=\"" << hinge.transpose() << "\"><joint name=\"j" << k
-      << "\" type=\"hinge\" axis=\"" << axis.transpose() << "\" damping=\"0.03\"/>"
-      << "<geom type=\"capsule\" fromto=\"0 0 0 " << (0.8 * kLink * p).transpose()
-      << "\" size=\"0.003\" mass=\"0.01\" contype=\"0\" conaffinity=\"0\"/>"
-      << "<geom name=\"tip" << k << "\" type=\"sphere\" pos=\"" << (kLink * p).transpose() << "\" size=\"" << kTip
-      << "\" mass=\"0.01\" contype=\"2\" conaffinity=\"1\" condim=\"1\"/></body>";
-  }
-  x << "</body><body name=\"object\"><joint name=\"ox\" type=\"slide\" axis=\"1 0 0\" damping=\"10\"/>"
-       "<joint name=\"oy\" type=\"slide\" axis=\"0 1 0\" damping=\"10\"/>"
-       "<joint name=\"oz\" type=\"slide\" axis=\"0 0 1\" damping=\"10\"/>"
-       "<geom type=\"box\" size=\"" << kA << " " << kA << " " << kA << "\" mass=\"0.1\" contype=\"1\" conaffinity=\"2\" "
-       "condim=\"1\"/></body></worldbody><actuator>";
-  for (int k = 0; k < 6; ++k) x << "<position joint=\"j" << k << "\" kp=\"" << kKp << "\"/>";
-  x << "</actuator></mujoco>";
-  return x.str();
-}
-
-// Steps until every velocity is below 1e-9 (rad or m per s) or `max_steps` pass; returns the steps taken.
-int settle(const mjModel* m, mjData* d, int max_steps) {
-  for (int i = 0; i < max_steps; ++i) {
-    mj_step(m, d);
-    if (i > 50) {
-      double v = 0;
-      for (int j = 0; j < m->nv; ++j) v = std::max(v, std::abs(d->qvel[j]));
-      if (v < 1e-9) return i + 1;
-    }
-  }
-  return max_steps;
-}
-
-// Normal force (efc_force of the contact's single row) and stiffness k imp / R of that row, per grasp contact.
-void contact_rows_of(const mjData* d, const std::vector<Contact>& c, Eigen::VectorXd& force, Eigen::VectorXd& stiffness,
-                     Eigen::VectorXd& pos) {
-  const int n = static_cast<int>(c.size());
-  force.resize(n);
-  stiffness.resize(n);
-  pos.resize(n);
-  for (int i = 0; i < n; ++i) {
-    const int r = d->contact[c[i].mj_contact].efc_address;
-    force(i) = d->efc_force[r];
-    stiffness(i) = d->efc_KBIP[4 * r] * d->efc_KBIP[4 * r + 2] / d->efc_R[r];
-    pos(i) = d->efc_pos[r] - d->efc_margin[r];
-  }
-}
+using namespace mjhand_test::six_finger;
 
 struct Response {
   Eigen::Vector3d du_sim, du_pred;
@@ -409,11 +344,8 @@ Response apply_force(const Eigen::Vector3d& F, bool geometric, double* law_error
   settle(m.get(), d.get(), 5000);
   const HandModel hand = hand_from_palm(m.get(), mj_name2id(m.get(), mjOBJ_BODY, "object"),
                                         mj_name2id(m.get(), mjOBJ_BODY, "palm"));
-  std::vector<Contact> c;
-  c.reserve(m->nconmax > 0 ? m->nconmax : 64);
-  collect_contacts(m.get(), d.get(), hand, c);
+  const std::vector<Contact> c = finger_contacts(m.get(), d.get(), hand);
   REQUIRE(c.size() == 6);
-  std::sort(c.begin(), c.end(), [](const Contact& a, const Contact& b) { return a.finger < b.finger; });
   for (const Contact& ci : c) REQUIRE(ci.model == ContactModel::kFrictionlessPoint);
   Eigen::VectorXd f0, kc, r0;
   contact_rows_of(d.get(), c, f0, kc, r0);
@@ -443,11 +375,8 @@ Response apply_force(const Eigen::Vector3d& F, bool geometric, double* law_error
   for (int a = 0; a < 3; ++a) d->xfrc_applied[6 * hand.object_body + a] = F(a);
   for (int k = 0; k < 6; ++k) d->ctrl[k] += dqr(k);
   settle(m.get(), d.get(), 5000);
-  std::vector<Contact> c1;
-  c1.reserve(64);
-  collect_contacts(m.get(), d.get(), hand, c1);
+  const std::vector<Contact> c1 = finger_contacts(m.get(), d.get(), hand);
   REQUIRE(c1.size() == 6);
-  std::sort(c1.begin(), c1.end(), [](const Contact& a, const Contact& b) { return a.finger < b.finger; });
   Eigen::VectorXd f1, k1, r1;
   contact_rows_of(d.get(), c1, f1, k1, r1);
   out.du_sim = Eigen::Vector3d(d->qpos[ox], d->qpos[ox + 1], d->qpos[ox + 2]) - u0;

@@ -263,6 +263,10 @@ std::string format_report_text(const AnalyzeReport& r) {
       o << "\ngrasp stiffness K_O = G K G^T (docs/stiffness.md): contacts " << t.vec(r.contact_stiffness, "k_c")
         << " (normal, tangential N/m; moment rows N m/rad; 0 = rigid), joints " << t.num(r.joint_stiffness, "k_q")
         << " (0 = rigid)\n";
+      if (r.wrist_stiffness(0) > 0) {
+        o << "  wrist: " << t.vec(r.wrist_stiffness, "k_w") << " (N/m, N m/rad) holding '" << r.wrist_body
+          << "' about " << t.vec(r.wrist_point, "wrist point") << " m\n";
+      }
       o << "  eigenvalues: " << t.vec(r.KO_eigenvalues, "K_O eigenvalues") << "\n";
       t.matrix(o, r.KO, "K_O");
     }
@@ -544,6 +548,16 @@ std::string format_report_json(const AnalyzeReport& r) {
       j.begin_object();
       j.vector("contact_stiffness", r.contact_stiffness);
       j.field("joint_stiffness", r.joint_stiffness);
+      j.key("wrist_stiffness");
+      if (r.wrist_stiffness(0) > 0) {
+        j.begin_object();
+        j.vector("k", r.wrist_stiffness);
+        j.field("body", r.wrist_body);
+        j.vector("point_m", r.wrist_point);
+        j.end_object();
+      } else {
+        j.null();
+      }
       j.matrix("KO", r.KO);
       j.vector("eigenvalues", r.KO_eigenvalues);
       j.field("message", r.stiffness_message);

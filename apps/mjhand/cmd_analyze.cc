@@ -17,6 +17,7 @@
 #include "model_state.h"
 #include "commands.h"
 #include <mjhand/grasp/grasp_statics.h>
+#include <mjhand/grasp/hand_jacobian.h>
 #include <mjhand/grasp/hand_structure.h>
 #include <mjhand/grasp/stiffness.h>
 #include <mjhand/host/config.h>
@@ -34,7 +35,7 @@ const char* kUsage =
     "usage: mjhand analyze MODEL.xml [--keyframe K | --qpos v1,v2,...] [--ctrl u1,u2,... | --ctrl-from-keyframe K]\n"
     "                     [--settle S] [--object BODY] [--palm BODY] [--fingers B1,B2,...] [--finger-tips T1,...]\n"
     "                     [--with-wrist] [--palm-contact MODEL] [--force-warning-factor F] [--json] [--linf-max-points N]\n"
-    "                     [--contact-stiffness KN[,KT[,KR]]] [--joint-stiffness KQ]\n"
+    "                     [--contact-stiffness KN[,KT[,KR]]] [--joint-stiffness KQ] [--wrist-stiffness KT,KR]\n"
     "\n"
     "Sets the state of MODEL.xml, runs mj_forward and analyses the contacts between the object and the hand:\n"
     "contact frames, grasp matrix G, hand Jacobian J_H, quality measures, mobility, force closure, Ferrari-Canny\n"
@@ -61,6 +62,9 @@ const char* kUsage =
     "                  stiffness KN normal, KT tangential (default KN) [N/m], KR on moment rows (default KN * 1e-4 m^2)\n"
     "                  [N m/rad]; without it the contacts are rigid\n"
     "  --joint-stiffness KQ  the same with every hand joint of stiffness KQ [N m/rad or N/m]; without it rigid\n"
+    "  --wrist-stiffness KT,KR  the same with the hand's base (the palm, else the body the fingers hang from) on a\n"
+    "                  wrist spring KT [N/m], KR [N m/rad] about its origin (SynGrasp SGwristStiffness); without it\n"
+    "                  the base is fixed. Not with --with-wrist (the wrist joints would count twice)\n"
     "Exit status: 0 analysed (also degenerate grasps: see the notes), 1 model or simulation error,\n"
     "2 bad command line (unknown option, keyframe, object or hand body, wrong qpos or ctrl length).\n";
 
@@ -188,8 +192,50 @@ Eigen::Vector3d parse_contact_stiffness(const std::string& text) {
   return Eigen::Vector3d(v[0], v.size() > 1 ? v[1] : v[0], v.size() > 2 ? v[2] : v[0] * 1e-4);
 }
 
+// --wrist-stiffness KT,KR: two finite positive numbers.
+Eigen::Vector2d parse_wrist_stiffness(const std::string& text) {
+  std::vector<double> v;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    char* end = nullptr;
+    errno = 0;
+    const double x = std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0' || errno != 0 || !std::isfinite(x) || !(x > 0)) {
+      throw UsageError("--wrist-stiffness: '" + item + "' is not a stiffness > 0 (expected KT,KR)");
+    }
+    v.push_back(x);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (v.size() != 2) {
+    throw UsageError("--wrist-stiffness: expected 2 values KT,KR (N/m, N m/rad), got " + std::to_string(v.size()));
+  }
+  return Eigen::Vector2d(v[0], v[1]);
+}
+
+// The hand's base for --wrist-stiffness: the palm, else the one body every finger root hangs from (possibly the
+// world). Throws UsageError when the fingers hang from different bodies.
+int wrist_base_body(const mjModel* m, const HandModel& hand) {
+  if (hand.palm_body > 0) return hand.palm_body;
+  int base = -1;
+  for (int b = 1; b < m->nbody; ++b) {
+    if (!hand.in_hand(b)) continue;
+    const int parent = m->body_parentid[b];
+    if (hand.in_hand(parent) && hand.finger_of_body[parent] == hand.finger_of_body[b]) continue;  // not a root
+    if (base >= 0 && parent != base) {
+      throw UsageError("--wrist-stiffness: the fingers hang from different bodies ('" + mj_name(m, mjOBJ_BODY, base) +
+                       "', '" + mj_name(m, mjOBJ_BODY, parent) + "'); give --palm BODY");
+    }
+    base = parent;
+  }
+  return base;
+}
+
 // K_O of the analysed grasp with the requested stiffness; a singular compliance becomes a message, not an error.
-void add_stiffness(AnalyzeReport& rep) {
+// With a wrist: K = (K_c^-1 + J_H K_q^-1 J_H^T + J_w K_w^-1 J_w^T)^-1 (docs/stiffness.md, "Compliant wrist").
+void add_stiffness(const mjModel* m, const mjData* d, const HandModel& hand, AnalyzeReport& rep) {
   if (!rep.stiffness_requested || !rep.analysed) return;
   std::vector<Contact> contacts;
   for (const ReportContact& rc : rep.contacts) contacts.push_back(rc.contact);
@@ -202,7 +248,20 @@ void add_stiffness(AnalyzeReport& rep) {
     const Eigen::MatrixXd Kc = k(0) > 0 ? contact_stiffness(contacts, dk) : kRigid;
     const Eigen::MatrixXd Kq =
         rep.joint_stiffness > 0 ? joint_stiffness(static_cast<int>(rep.JH.cols()), rep.joint_stiffness) : kRigid;
-    rep.KO = grasp_stiffness(rep.G, rep.JH, Kc, Kq, kNoSynergies, kRigid);
+    if (rep.wrist_stiffness(0) > 0) {
+      const int base = wrist_base_body(m, hand);
+      rep.wrist_body = base >= 0 ? mj_name(m, mjOBJ_BODY, base) : "";
+      rep.wrist_point = Eigen::Vector3d(d->xpos[3 * base], d->xpos[3 * base + 1], d->xpos[3 * base + 2]);
+      const Eigen::MatrixXd Jw = wrist_jacobian(contacts, rep.wrist_point);
+      const Eigen::MatrixXd Cw = wrist_stiffness(rep.wrist_stiffness(0), rep.wrist_stiffness(1)).inverse();
+      Eigen::MatrixXd C = contact_compliance(rep.JH, Kc, Kq, kNoSynergies, kRigid);
+      C += Jw * Cw * Jw.transpose();
+      const Eigen::MatrixXd K = invert_contact_compliance("--wrist-stiffness", C);
+      rep.KO = rep.G * K * rep.G.transpose();
+      rep.KO = 0.5 * (rep.KO + rep.KO.transpose());
+    } else {
+      rep.KO = grasp_stiffness(rep.G, rep.JH, Kc, Kq, kNoSynergies, kRigid);
+    }
     rep.KO_eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(rep.KO, Eigen::EigenvaluesOnly).eigenvalues();
   } catch (const std::invalid_argument& e) {
     rep.KO.resize(0, 0);
@@ -221,7 +280,7 @@ int cmd_analyze(const Args& args) {
   ArgReader r(args,
               {"--keyframe", "--qpos", "--settle", "--object", "--linf-max-points", "--ctrl", "--ctrl-from-keyframe",
                "--palm", "--fingers", "--finger-tips", "--palm-contact", "--force-warning-factor",
-               "--contact-stiffness", "--joint-stiffness"},
+               "--contact-stiffness", "--joint-stiffness", "--wrist-stiffness"},
               {"--json", "--with-wrist"});
   if (r.positional().size() != 1) throw UsageError("expected exactly one MODEL.xml\n" + std::string(kUsage));
   if (r.has("--keyframe") && r.has("--qpos")) throw UsageError("give --keyframe or --qpos, not both");
@@ -244,7 +303,13 @@ int cmd_analyze(const Args& args) {
   AnalyzeReport rep;
   rep.model_path = path;
   rep.linf_max_points = r.get_int("--linf-max-points", rep.linf_max_points, 1, 100000000);
-  rep.stiffness_requested = r.has("--contact-stiffness") || r.has("--joint-stiffness");
+  rep.stiffness_requested = r.has("--contact-stiffness") || r.has("--joint-stiffness") || r.has("--wrist-stiffness");
+  if (r.has("--wrist-stiffness")) {
+    if (r.flag("--with-wrist")) {
+      throw UsageError("give --wrist-stiffness or --with-wrist, not both: the wrist joints would count twice");
+    }
+    rep.wrist_stiffness = parse_wrist_stiffness(r.get("--wrist-stiffness", ""));
+  }
   if (r.has("--contact-stiffness")) rep.contact_stiffness = parse_contact_stiffness(r.get("--contact-stiffness", ""));
   if (r.has("--joint-stiffness")) rep.joint_stiffness = r.get_double("--joint-stiffness", 0.0, 1e-300, 1e300);
   rep.force_warning_factor = r.get_double("--force-warning-factor", rep.force_warning_factor, 1.0, 1e12);
@@ -304,7 +369,7 @@ int cmd_analyze(const Args& args) {
   if (rep.analysed) {
     rep.parallel = add_parallel_section(m.get(), d.get(), hand, rep.contacts, rep.G, rep.JH, rep.reference);
   }
-  add_stiffness(rep);
+  add_stiffness(m.get(), d.get(), hand, rep);
   const std::string out = r.flag("--json") ? format_report_json(rep) : format_report_text(rep);
   std::fputs(out.c_str(), stdout);
   return 0;

@@ -3,6 +3,7 @@
 #include <Eigen/LU>
 #include <Eigen/SVD>
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -156,6 +157,170 @@ PgrResult potential_grasp_robustness(const std::vector<Contact>& contacts, const
     }
   }
   return res;
+}
+
+PgrResult pgr_over_combinations(const std::vector<Contact>& contacts, const QuasiStaticGrasp& grasp,
+                                const StateCombinations& combinations, const RobustnessOptions& options) {
+  const size_t nc = contacts.size();
+  if (nc < 1) throw std::invalid_argument("pgr_over_combinations: no contacts");
+  PgrResult res;
+  res.quality.assign(combinations.size(), 0.0);
+  bool pcr_listed = false;
+  for (size_t k = 0; k < combinations.size(); ++k) {
+    const std::vector<ContactState>& states = combinations[k];
+    if (states.size() != nc) {
+      throw std::invalid_argument("pgr_over_combinations: combination " + std::to_string(k) + " has " +
+                                  std::to_string(states.size()) + " states for " + std::to_string(nc) + " contacts");
+    }
+    const StateCombination c = evaluate_state_combination(contacts, grasp, states, options);
+    res.quality[k] = c.quality;
+    if (c.feasible) ++res.feasible;
+    const bool all_sticking =
+        std::all_of(states.begin(), states.end(), [](ContactState s) { return s == ContactState::kSticking; });
+    if (all_sticking) {
+      res.pcr = c.quality;
+      pcr_listed = true;
+    }
+    if (c.quality > res.pgr) {
+      res.pgr = c.quality;
+      res.best = states;
+    }
+  }
+  if (!pcr_listed) {
+    res.pcr = evaluate_state_combination(contacts, grasp, std::vector<ContactState>(nc, ContactState::kSticking),
+                                         options).quality;
+  }
+  return res;
+}
+
+namespace {
+
+void require_counts(const char* fn, int nc, int sticking) {
+  if (nc < 1 || sticking < 0 || sticking > nc) {
+    throw std::invalid_argument(std::string(fn) + ": need 0 <= sticking <= n_c and n_c >= 1, got n_c = " +
+                                std::to_string(nc) + ", sticking = " + std::to_string(sticking));
+  }
+}
+
+// Every subset of {0..n-1} of size k, as index lists in lexicographic order (nchoosek's order).
+std::vector<std::vector<int>> subsets(const std::vector<int>& items, int k) {
+  std::vector<std::vector<int>> out;
+  std::vector<int> pick;
+  const int n = static_cast<int>(items.size());
+  if (k < 0 || k > n) return out;
+  std::vector<int> idx(k);
+  for (int i = 0; i < k; ++i) idx[i] = i;
+  while (true) {
+    pick.clear();
+    for (int i : idx) pick.push_back(items[i]);
+    out.push_back(pick);
+    int i = k - 1;
+    while (i >= 0 && idx[i] == n - k + i) --i;
+    if (i < 0) break;
+    ++idx[i];
+    for (int j = i + 1; j < k; ++j) idx[j] = idx[j - 1] + 1;
+  }
+  return out;
+}
+
+std::vector<int> complement(int nc, const std::vector<int>& chosen) {
+  std::vector<int> rest;
+  for (int i = 0; i < nc; ++i) {
+    if (std::find(chosen.begin(), chosen.end(), i) == chosen.end()) rest.push_back(i);
+  }
+  return rest;
+}
+
+std::vector<int> all_contacts(int nc) {
+  std::vector<int> a(nc);
+  for (int i = 0; i < nc; ++i) a[i] = i;
+  return a;
+}
+
+}  // namespace
+
+StateCombinations pgr_h2_combinations(int nc, int sticking) {
+  require_counts("pgr_h2_combinations", nc, sticking);
+  StateCombinations out;
+  for (const std::vector<int>& s : subsets(all_contacts(nc), sticking)) {
+    std::vector<ContactState> c(nc, ContactState::kDetached);
+    for (int i : s) c[i] = ContactState::kSticking;
+    out.push_back(c);
+  }
+  return out;
+}
+
+StateCombinations pgr_h3_combinations(int nc, int sticking) {
+  require_counts("pgr_h3_combinations", nc, sticking);
+  StateCombinations out;
+  const int rest = nc - sticking;
+  for (const std::vector<int>& s : subsets(all_contacts(nc), sticking)) {
+    const std::vector<int> others = complement(nc, s);
+    for (int bits = 0; bits < (1 << rest); ++bits) {
+      std::vector<ContactState> c(nc, ContactState::kSticking);
+      for (int j = 0; j < rest; ++j) c[others[j]] = (bits >> j) & 1 ? ContactState::kDetached : ContactState::kSliding;
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+StateCombinations pgr_h4_combinations(int nc) {
+  if (nc < 1) throw std::invalid_argument("pgr_h4_combinations: need n_c >= 1, got " + std::to_string(nc));
+  StateCombinations out;
+  if (nc < 4) {
+    int count = 1;
+    for (int i = 0; i < nc; ++i) count *= 3;
+    for (int idx = 0; idx < count; ++idx) {
+      std::vector<ContactState> c(nc);
+      for (int i = 0, r = idx; i < nc; ++i, r /= 3) c[i] = static_cast<ContactState>(r % 3);
+      out.push_back(c);
+    }
+    return out;
+  }
+  for (const std::vector<int>& s : subsets(all_contacts(nc), 2)) {
+    const std::vector<int> others = complement(nc, s);
+    for (int sliding : {2, 3}) {
+      for (const std::vector<int>& sl : subsets(others, sliding)) {
+        std::vector<ContactState> c(nc, ContactState::kDetached);
+        for (int i : s) c[i] = ContactState::kSticking;
+        for (int i : sl) c[i] = ContactState::kSliding;
+        out.push_back(c);
+      }
+    }
+  }
+  return out;
+}
+
+StateCombinations pgr_h1_combinations(const std::vector<Contact>& contacts, const Eigen::Ref<const Eigen::VectorXd>& lambda0,
+                                      double eps) {
+  const int nc = static_cast<int>(contacts.size());
+  if (nc < 1) throw std::invalid_argument("pgr_h1_combinations: no contacts");
+  if (lambda0.size() != 3 * nc) {
+    throw std::invalid_argument("pgr_h1_combinations: lambda0 must have 3 n_c = " + std::to_string(3 * nc) +
+                                " entries (hard fingers), got " + std::to_string(lambda0.size()));
+  }
+  if (!(eps > 0) || !std::isfinite(eps)) {
+    throw std::invalid_argument("pgr_h1_combinations: eps must be a finite angle > 0 [rad], got " + std::to_string(eps));
+  }
+  std::vector<int> free;
+  for (int i = 0; i < nc; ++i) {
+    const Eigen::Vector3d f = lambda0.segment<3>(3 * i);  // (f_n, f_t, f_o)
+    const double norm = f.norm();
+    const double alpha = norm > 0 ? std::acos(std::clamp(f(0) / norm, -1.0, 1.0)) : 0.0;
+    const double phi = std::atan(contacts[i].mu);
+    // SynGrasp's acos(0/0) is NaN, which neither test flags: a zero force stays free.
+    if (norm == 0 || (alpha >= eps && phi - alpha >= eps)) free.push_back(i);
+  }
+  StateCombinations out;
+  int count = 1;
+  for (size_t i = 0; i < free.size(); ++i) count *= 3;
+  for (int idx = 0; idx < count; ++idx) {
+    std::vector<ContactState> c(nc, ContactState::kSliding);
+    for (size_t j = 0, r = idx; j < free.size(); ++j, r /= 3) c[free[j]] = static_cast<ContactState>(r % 3);
+    out.push_back(c);
+  }
+  return out;
 }
 
 }  // namespace mjhand

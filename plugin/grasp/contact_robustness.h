@@ -80,4 +80,35 @@ struct PgrResult {
 PgrResult potential_grasp_robustness(const std::vector<Contact>& contacts, const QuasiStaticGrasp& grasp,
                                      const RobustnessOptions& options = {}, int max_contacts = 8);
 
+// SynGrasp's PGR heuristics (Pozzi et al. 2017 sec. IV; SG_PGRh1 .. SG_PGRh4) are the brute force over a shorter
+// list of combinations (each calls SG_PGRbruteforce(hand, object, Comb)); every list below holds each combination
+// once, one state per contact. Their PGR is at most the brute force's, equal when the list holds its best combination.
+using StateCombinations = std::vector<std::vector<ContactState>>;
+
+// PGR over the listed combinations only: pgr, best and feasible among them, quality[k] of combinations[k]; pcr is the
+// all-sticking combination's quality whether listed or not. Each combination must have contacts.size() states
+// (std::invalid_argument naming the combination); contacts must be hard fingers, as potential_grasp_robustness.
+PgrResult pgr_over_combinations(const std::vector<Contact>& contacts, const QuasiStaticGrasp& grasp,
+                                const StateCombinations& combinations, const RobustnessOptions& options = {});
+
+// SG_PGRh2: exactly `sticking` contacts stick, the others detach: C(n_c, sticking) combinations (0 <= sticking <= n_c).
+StateCombinations pgr_h2_combinations(int nc, int sticking);
+
+// SG_PGRh3: exactly `sticking` contacts stick, each other one slides or detaches: C(n_c, sticking) 2^(n_c - sticking).
+StateCombinations pgr_h3_combinations(int nc, int sticking);
+
+// SG_PGRh4: 2 contacts stick; of the others exactly 2 or exactly 3 slide and the rest detach:
+// C(n_c, 2) (C(n_c - 2, 2) + C(n_c - 2, 3)). With n_c < 4 every 3^n_c combination (SynGrasp falls back to the brute
+// force). For n_c = 4 SynGrasp's code calls nchoosek(2, 3), which MATLAB refuses; here that term is simply 0.
+StateCombinations pgr_h4_combinations(int nc);
+
+// SG_PGRh1: from the all-sticking optimum lambda0 (PCR's minimiser, VcostOptimum::lambda: 3 rows per contact, contact
+// frames), a contact whose force makes an angle alpha with its normal below eps, or within eps of its friction-cone
+// edge atan(mu) (or outside it), is fixed to sliding; the others take every state: 3^(free) combinations. SynGrasp
+// comments the first case as "lost contact" yet assigns sliding, as here (docs/grasp-analysis.md); it uses one mu
+// (0.8) for all contacts, here each contact's mu. eps [rad] > 0 (SynGrasp: 1 degree). A zero force stays free (SynGrasp's
+// angle is then NaN, which neither test flags).
+StateCombinations pgr_h1_combinations(const std::vector<Contact>& contacts, const Eigen::Ref<const Eigen::VectorXd>& lambda0,
+                                      double eps = 0.017453292519943295);
+
 }  // namespace mjhand

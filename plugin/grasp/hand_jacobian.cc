@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include <mjhand/grasp/grasp_matrix.h>
 #include <mjhand/util/size_check.h>
 
 namespace mjhand {
@@ -60,6 +61,11 @@ Eigen::Matrix<double, 6, 1> object_twist(const mjModel* m, const mjData* d, cons
   T.tail<3>() = w;
   (void)m;
   return T;
+}
+
+Eigen::MatrixXd wrist_jacobian(const std::vector<Contact>& contacts, const Eigen::Vector3d& wrist_point) {
+  // The hand's points moving with the base are points of one rigid body, as the object's points are for G^T.
+  return grasp_matrix(contacts, wrist_point).transpose();
 }
 
 }  // namespace mjhand

@@ -31,6 +31,14 @@ void hand_jacobian(const mjModel* m, const mjData* d, const HandModel& hand, con
 Eigen::MatrixXd hand_jacobian(const mjModel* m, const mjData* d, const HandModel& hand,
                               const std::vector<Contact>& contacts);
 
+// The wrist's Jacobian J_w (total_rows x 6): contact-frame velocities of the hand's contact points when the whole hand
+// moves rigidly with its base (wrist, palm) by the twist dx_w = (v of wrist_point, w), world axes. These are the 6
+// columns SynGrasp appends to J_H for a compliant wrist (J_ext = [J_H, J_w], SGslide) and the columns mj_jac gives for
+// 3 slide + 3 hinge joints (x, y, z) through wrist_point at zero angle; for a free joint they are J_w diag(I, R_palm)
+// (MuJoCo's free-joint angular velocity is in the body frame). A rigid motion of every point: J_w = G(wrist_point)^T
+// (grasp_matrix.h). Analysis function (allocates).
+Eigen::MatrixXd wrist_jacobian(const std::vector<Contact>& contacts, const Eigen::Vector3d& wrist_point);
+
 // Object twist T = (v of `reference`, w) in world coordinates from the object's free joint (MuJoCo stores the
 // angular velocity of a free joint in the body frame). Throws GraspError when the object has no free joint.
 Eigen::Matrix<double, 6, 1> object_twist(const mjModel* m, const mjData* d, const HandModel& hand,

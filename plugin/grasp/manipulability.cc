@@ -152,4 +152,36 @@ ManipulabilityEllipsoid force_manipulability(const Eigen::Ref<const Eigen::Matri
   return out;
 }
 
+ManipulabilityEllipsoid compliant_force_manipulability(const QuasistaticMaps& maps) {
+  const char* fn = "compliant_force_manipulability: ";
+  const Eigen::Index nz = maps.S.cols();
+  if (maps.Vw.rows() != 6 || maps.Tw.cols() != 6) {
+    throw std::invalid_argument(std::string(fn) + "the maps must have 6 object rows (a free object), got " +
+                                std::to_string(maps.Vw.rows()));
+  }
+  if (maps.T.rows() != maps.S.rows() || maps.T.cols() != nz || nz == 0) {
+    throw std::invalid_argument(std::string(fn) + "maps.T must be n x n_z with S n x n_z and n_z >= 1, got T " +
+                                size_of(maps.T) + " and S " + size_of(maps.S));
+  }
+  // SynGrasp's kernel columns are the solutions for inputs (dw, dz_r): w = dw, sigma = S^T (Tw dw + T dz_r). The
+  // pairs (sigma, w) span range([S^T Tw, S^T T; I, 0]); the dz_r block is replaced by an orthonormal basis of
+  // range(S^T T) (same span, no column scaling: T is in N per input unit, Tw dimensionless).
+  const Eigen::MatrixXd STw = maps.S.transpose() * maps.Tw;
+  const Eigen::MatrixXd STT = maps.S.transpose() * maps.T;
+  Eigen::JacobiSVD<Eigen::MatrixXd> st(STT, Eigen::ComputeThinU);
+  const int rt = rank_of(st.singularValues());
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(nz + 6, 6 + rt);
+  R.topLeftCorner(nz, 6) = STw;
+  R.bottomLeftCorner(6, 6).setIdentity();
+  R.topRightCorner(nz, rt) = st.matrixU().leftCols(rt);
+  Eigen::JacobiSVD<Eigen::MatrixXd> sr(R, Eigen::ComputeThinU);
+  const int rr = rank_of(sr.singularValues());
+  const Eigen::MatrixXd Q = sr.matrixU().leftCols(rr);
+  ManipulabilityEllipsoid out = from_relation(Q.topRows(nz), Q.bottomRows(6));
+  out.inputs = static_cast<int>(nz);
+  out.compatible_inputs = rr;
+  out.indeterminate = 0;  // the maps exist only when G K G^T is invertible: G has rank 6
+  return out;
+}
+
 }  // namespace mjhand

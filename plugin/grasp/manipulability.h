@@ -1,9 +1,12 @@
 // Kinematic and force manipulability ellipsoids of a grasp, with or without postural synergies (Prattichizzo,
 // Malvezzi, Gabiccini & Bicchi, "On the manipulability ellipsoids of underactuated robotic hands with compliance",
-// RAS 2012; SynGrasp SGkinManipulability / SGforceManipulability). Rigid contacts; see docs/grasp-analysis.md.
+// RAS 2012; SynGrasp SGkinManipulability / SGforceManipulability). Rigid contacts, and SynGrasp's compliant force
+// ellipsoid from the quasi-static maps; see docs/grasp-analysis.md.
 #pragma once
 
 #include <Eigen/Core>
+
+#include <mjhand/grasp/quasistatic.h>
 
 namespace mjhand {
 
@@ -47,5 +50,15 @@ ManipulabilityEllipsoid kinematic_manipulability(const Eigen::Ref<const Eigen::M
 ManipulabilityEllipsoid force_manipulability(const Eigen::Ref<const Eigen::MatrixXd>& G,
                                              const Eigen::Ref<const Eigen::MatrixXd>& JH,
                                              const Eigen::Ref<const Eigen::MatrixXd>& S);
+
+// SynGrasp's compliant force manipulability ellipsoid (SGforceManipulability(Gamma) over every column of Gamma =
+// ker(M_h) from SGquasistaticHsolution, W_w = I, W_s = I; Prattichizzo et al. 2012 sec. 5): the external wrenches dw
+// over all solutions (dw, dz_r) of the compliant quasi-static model of `maps` (quasistatic_maps or
+// wrist_quasistatic_maps) whose synergy forces sigma = S^T J^T dlambda = S^T (Tw dw + T dz_r) have |sigma| <= 1.
+// SynGrasp takes eig(Gamma_w' Gamma_w, Gamma_s' Gamma_s); its axes are the square roots of those eigenvalues.
+// maps must have d = 6 object rows (std::invalid_argument otherwise). For every stiffness this equals
+// force_manipulability(G, J_H, S) (docs/grasp-analysis.md: the compliance moves the statically determined part of
+// dlambda only within null(G), which the synergy references reach exactly as far as a rigid hand's internal forces).
+ManipulabilityEllipsoid compliant_force_manipulability(const QuasistaticMaps& maps);
 
 }  // namespace mjhand

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 #include <mjhand/util/size_check.h>
 
@@ -24,6 +25,84 @@ int svd_rank(const Eigen::JacobiSVD<Eigen::MatrixXd>& svd, double scale, double 
 
 }  // namespace
 
+namespace {
+
+// Compliance K^-1 of a checked stiffness, or a zero n x n matrix for kRigid.
+Eigen::MatrixXd compliance_or_zero(const Eigen::Ref<const Eigen::MatrixXd>& K, Eigen::Index n) {
+  if (K.size() == 0) return Eigen::MatrixXd::Zero(n, n);
+  return K.llt().solve(Eigen::MatrixXd::Identity(n, n));
+}
+
+// The maps of a hand J (m x N) with synergy matrix o.S (N x n_z), equivalent contact stiffness o.K and joint and
+// synergy compliances Cq (N x N), Cz (n_z x n_z), zero where rigid. G (d x m) may have d = 0 rows: a fixed object
+// (du = 0; V, Vw and the per-wrench maps are then empty).
+void fill_maps(const char* fn, const Eigen::Ref<const Eigen::MatrixXd>& G, const Eigen::Ref<const Eigen::MatrixXd>& J,
+               const Eigen::MatrixXd& Cq, const Eigen::MatrixXd& Cz, QuasistaticMaps& o) {
+  const Eigen::Index d = G.rows(), nz = o.S.cols();
+  const Eigen::MatrixXd JS = J * o.S;
+  o.KO = G * o.K * G.transpose();
+  o.KO = 0.5 * (o.KO + o.KO.transpose());
+  if (d > 0) {
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(o.KO, Eigen::EigenvaluesOnly);
+    const double lo = eig.eigenvalues()(0), hi = eig.eigenvalues()(d - 1);
+    if (!(hi > 0 && lo > 1e-12 * hi)) {
+      std::ostringstream s;
+      s << fn << ": the grasp stiffness G K G^T is singular (eigenvalues from " << lo << " to " << hi
+        << "): the contacts do not restrain every object motion in G's " << d << " rows";
+      throw std::invalid_argument(s.str());
+    }
+  }
+  const Eigen::LLT<Eigen::MatrixXd> KO_llt(o.KO);
+  const Eigen::MatrixXd KGt = o.K * G.transpose();  // m x d
+  // Object: du = K_O^-1 (dw + G K J S dz_r).
+  o.Vw = KO_llt.solve(Eigen::MatrixXd::Identity(d, d));
+  o.V = d > 0 ? Eigen::MatrixXd(KO_llt.solve(KGt.transpose() * JS)) : Eigen::MatrixXd(0, nz);
+  // Contacts: dlambda = K (J S dz_r - G^T du).
+  o.P = o.K * JS - KGt * o.V;
+  o.Pw = -KGt * o.Vw;
+  // Torques and synergies: dtau = J^T dlambda; dz = dz_r - K_z^-1 S^T dtau (dz = dz_r where rigid).
+  o.T = J.transpose() * o.P;
+  o.Tw = J.transpose() * o.Pw;
+  o.Z = Eigen::MatrixXd::Identity(nz, nz) - Cz * (o.S.transpose() * o.T);
+  o.Zw = -Cz * (o.S.transpose() * o.Tw);
+  // Joints: dq = S dz - K_q^-1 dtau.
+  o.Q = o.S * o.Z - Cq * o.T;
+  o.Qw = o.S * o.Zw - Cq * o.Tw;
+}
+
+// I_6 appended diagonally: blkdiag(A, I_6).
+Eigen::MatrixXd append_identity6(const Eigen::MatrixXd& A) {
+  Eigen::MatrixXd B = Eigen::MatrixXd::Zero(A.rows() + 6, A.cols() + 6);
+  B.topLeftCorner(A.rows(), A.cols()) = A;
+  B.bottomRightCorner(6, 6).setIdentity();
+  return B;
+}
+
+// The pieces shared by wrist_quasistatic_maps and slide_displacements: checks Jw and Kw, and returns the extended
+// hand J_ext = [J_H, J_w] (in J_ext), K of the extended compliance (in o.K) and the extended joint compliance.
+Eigen::MatrixXd extend_with_wrist(const char* fn, const Eigen::Ref<const Eigen::MatrixXd>& JH,
+                                  const Eigen::Ref<const Eigen::MatrixXd>& Jw, const Eigen::Ref<const Eigen::MatrixXd>& Kc,
+                                  const Eigen::Ref<const Eigen::MatrixXd>& Kq, const Eigen::Ref<const Eigen::MatrixXd>& Kw,
+                                  const Eigen::Ref<const Eigen::MatrixXd>& S, const Eigen::Ref<const Eigen::MatrixXd>& Kz,
+                                  Eigen::MatrixXd& J_ext, QuasistaticMaps& o) {
+  const Eigen::Index m = JH.rows(), n = JH.cols();
+  require_size(fn, "Jw", Jw, m, 6, "m x 6 with m = rows of JH (wrist_jacobian)");
+  if (!Jw.allFinite()) throw std::invalid_argument(std::string(fn) + ": Jw has non-finite entries");
+  Eigen::MatrixXd C = contact_compliance(JH, Kc, Kq, S, Kz);  // checks JH, Kc, Kq, S, Kz
+  if (Kw.size() != 0) require_stiffness(fn, "Kw", Kw, 6, "6 x 6 (wrist_stiffness; kRigid for a fixed wrist)");
+  const Eigen::MatrixXd Cw = compliance_or_zero(Kw, 6);
+  C.noalias() += Jw * Cw * Jw.transpose();
+  o.K = invert_contact_compliance(fn, C);
+  J_ext.resize(m, n + 6);
+  J_ext << JH, Jw;
+  Eigen::MatrixXd Cq = Eigen::MatrixXd::Zero(n + 6, n + 6);
+  Cq.topLeftCorner(n, n) = compliance_or_zero(Kq, n);
+  Cq.bottomRightCorner(6, 6) = Cw;
+  return Cq;
+}
+
+}  // namespace
+
 QuasistaticMaps quasistatic_maps(const Eigen::Ref<const Eigen::MatrixXd>& G, const Eigen::Ref<const Eigen::MatrixXd>& JH,
                                  const Eigen::Ref<const Eigen::MatrixXd>& Kc, const Eigen::Ref<const Eigen::MatrixXd>& Kq,
                                  const Eigen::Ref<const Eigen::MatrixXd>& S, const Eigen::Ref<const Eigen::MatrixXd>& Kz) {
@@ -35,46 +114,65 @@ QuasistaticMaps quasistatic_maps(const Eigen::Ref<const Eigen::MatrixXd>& G, con
   QuasistaticMaps o;
   o.K = equivalent_contact_stiffness(JH, Kc, Kq, S, Kz);  // checks JH, Kc, Kq, S, Kz
   o.S = S.size() != 0 ? Eigen::MatrixXd(S) : Eigen::MatrixXd::Identity(n, n);
-  const Eigen::Index nz = o.S.cols();
-  o.KO = G * o.K * G.transpose();
-  o.KO = 0.5 * (o.KO + o.KO.transpose());
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(o.KO, Eigen::EigenvaluesOnly);
-  const double lo = eig.eigenvalues()(0), hi = eig.eigenvalues()(d - 1);
-  if (!(hi > 0 && lo > 1e-12 * hi)) {
-    std::ostringstream s;
-    s << "quasistatic_maps: the grasp stiffness G K G^T is singular (eigenvalues from " << lo << " to " << hi
-      << "): the contacts do not restrain every object motion in G's " << d << " rows";
-    throw std::invalid_argument(s.str());
-  }
-  const Eigen::LLT<Eigen::MatrixXd> KO_llt(o.KO);
-  const Eigen::MatrixXd JS = JH * o.S;
-  const Eigen::MatrixXd KGt = o.K * G.transpose();  // m x d
-
-  // Object: du = K_O^-1 (dw + G K J S dz_r).
-  o.Vw = KO_llt.solve(Eigen::MatrixXd::Identity(d, d));
-  o.V = KO_llt.solve(KGt.transpose() * JS);
-  // Contacts: dlambda = K (J S dz_r - G^T du).
-  o.P = o.K * JS - KGt * o.V;
-  o.Pw = -KGt * o.Vw;
-  // Torques and synergies: dtau = J^T dlambda; dz = dz_r - K_z^-1 S^T dtau (dz = dz_r for rigid synergies).
-  o.T = JH.transpose() * o.P;
-  o.Tw = JH.transpose() * o.Pw;
-  o.Z = Eigen::MatrixXd::Identity(nz, nz);
-  o.Zw = Eigen::MatrixXd::Zero(nz, d);
-  if (Kz.size() != 0) {
-    const Eigen::LLT<Eigen::MatrixXd> Kz_llt(Kz);
-    o.Z -= Kz_llt.solve(o.S.transpose() * o.T);
-    o.Zw = -Kz_llt.solve(o.S.transpose() * o.Tw);
-  }
-  // Joints: dq = S dz - K_q^-1 dtau.
-  o.Q = o.S * o.Z;
-  o.Qw = o.S * o.Zw;
-  if (Kq.size() != 0) {
-    const Eigen::LLT<Eigen::MatrixXd> Kq_llt(Kq);
-    o.Q -= Kq_llt.solve(o.T);
-    o.Qw -= Kq_llt.solve(o.Tw);
-  }
+  fill_maps(fn, G, JH, compliance_or_zero(Kq, n), compliance_or_zero(Kz, o.S.cols()), o);
   return o;
+}
+
+QuasistaticMaps wrist_quasistatic_maps(const Eigen::Ref<const Eigen::MatrixXd>& G,
+                                       const Eigen::Ref<const Eigen::MatrixXd>& JH,
+                                       const Eigen::Ref<const Eigen::MatrixXd>& Jw,
+                                       const Eigen::Ref<const Eigen::MatrixXd>& Kc,
+                                       const Eigen::Ref<const Eigen::MatrixXd>& Kq,
+                                       const Eigen::Ref<const Eigen::MatrixXd>& Kw,
+                                       const Eigen::Ref<const Eigen::MatrixXd>& S,
+                                       const Eigen::Ref<const Eigen::MatrixXd>& Kz) {
+  const char* fn = "wrist_quasistatic_maps";
+  const Eigen::Index m = JH.rows(), n = JH.cols(), d = G.rows();
+  require_size(fn, "G", G, d, m, "d x m with m = rows of JH");
+  if (d == 0 || m == 0) throw std::invalid_argument("wrist_quasistatic_maps: G and JH must not be empty (no contacts)");
+  if (!G.allFinite()) throw std::invalid_argument("wrist_quasistatic_maps: G has non-finite entries");
+  QuasistaticMaps o;
+  Eigen::MatrixXd J_ext;
+  const Eigen::MatrixXd Cq = extend_with_wrist(fn, JH, Jw, Kc, Kq, Kw, S, Kz, J_ext, o);
+  const Eigen::MatrixXd S0 = S.size() != 0 ? Eigen::MatrixXd(S) : Eigen::MatrixXd::Identity(n, n);
+  o.S = append_identity6(S0);
+  // The wrist's reference enters directly: zero compliance on its 6 inputs.
+  Eigen::MatrixXd Cz = Eigen::MatrixXd::Zero(S0.cols() + 6, S0.cols() + 6);
+  Cz.topLeftCorner(S0.cols(), S0.cols()) = compliance_or_zero(Kz, S0.cols());
+  fill_maps(fn, G, J_ext, Cq, Cz, o);
+  return o;
+}
+
+SlideSolution slide_displacements(const Eigen::Ref<const Eigen::MatrixXd>& JH, const Eigen::Ref<const Eigen::MatrixXd>& Jw,
+                                  const Eigen::Ref<const Eigen::MatrixXd>& Kc, const Eigen::Ref<const Eigen::MatrixXd>& Kq,
+                                  const Eigen::Ref<const Eigen::MatrixXd>& Kw, const Eigen::Ref<const Eigen::VectorXd>& dq_r,
+                                  const Eigen::Ref<const Eigen::VectorXd>& dx_r) {
+  const char* fn = "slide_displacements";
+  const Eigen::Index m = JH.rows(), n = JH.cols();
+  if (m == 0) throw std::invalid_argument("slide_displacements: JH must not be empty (no contacts)");
+  Eigen::VectorXd r = Eigen::VectorXd::Zero(n + 6);
+  if (dq_r.size() != 0) {
+    require_length(fn, "dq_r", dq_r.size(), n, "columns of JH; or empty for no joint reference change");
+    r.head(n) = dq_r;
+  }
+  if (dx_r.size() != 0) {
+    require_length(fn, "dx_r", dx_r.size(), 6, "wrist translation then rotation; or empty for none");
+    r.tail(6) = dx_r;
+  }
+  QuasistaticMaps o;
+  Eigen::MatrixXd J_ext;
+  const Eigen::MatrixXd Cq = extend_with_wrist(fn, JH, Jw, Kc, Kq, Kw, kNoSynergies, kRigid, J_ext, o);
+  o.S = Eigen::MatrixXd::Identity(n + 6, n + 6);
+  fill_maps(fn, Eigen::MatrixXd(0, m), J_ext, Cq, Eigen::MatrixXd::Zero(n + 6, n + 6), o);
+  const Eigen::VectorXd dq_ext = o.Q * r, tau_ext = o.T * r;
+  SlideSolution s;
+  s.dq = dq_ext.head(n);
+  s.dx_w = dq_ext.tail(6);
+  s.dcontact = J_ext * dq_ext;
+  s.dlambda = o.P * r;
+  s.dtau = tau_ext.head(n);
+  s.dwrench = tau_ext.tail(6);
+  return s;
 }
 
 QuasistaticSolution quasistatic_solution(const QuasistaticMaps& maps, const Eigen::Ref<const Eigen::VectorXd>& dw,

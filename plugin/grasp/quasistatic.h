@@ -57,6 +57,51 @@ struct QuasistaticSolution {
 QuasistaticSolution quasistatic_solution(const QuasistaticMaps& maps, const Eigen::Ref<const Eigen::VectorXd>& dw,
                                          const Eigen::Ref<const Eigen::VectorXd>& dz_r);
 
+// A compliant wrist (SynGrasp's SGwristStiffness and the extended Jacobian of SGslide): the hand's base moves by
+// dx_w = (translation of the wrist point [m], rotation vector [rad]), world axes, against the 6 x 6 spring K_w
+// (wrist_stiffness, stiffness.h) whose other end, the arm's commanded wrist pose, moves by dx_r:
+//   wrist:  J_w^T dlambda = K_w (dx_r - dx_w),   contacts: dlambda = K_c (J_H dq + J_w dx_w - G^T du),
+// the other rows as above. This is the model above for the hand extended by six joints, SynGrasp's J_ext =
+// [J_H, J_w] (J_w = wrist_jacobian, hand_jacobian.h) and K_q,ext = blkdiag(K_q, K_w), with S_ext = blkdiag(S, I_6)
+// and z_ext = (z, x_r): the wrist's reference acts directly (no synergy spring in series). Hence
+//   C = K_c^-1 + J_H K_q^-1 J_H^T + J_H S K_z^-1 S^T J_H^T + J_w K_w^-1 J_w^T.
+// The maps come in that extended form: inputs dz_r,ext = (dz_r, dx_r) (n_z + 6 entries) and dw; Q, Qw, T, Tw have
+// n + 6 rows (joints, then the wrist: dx_w and J_w^T dlambda, the contact wrench about the wrist point the wrist
+// carries), Z, Zw n_z + 6 rows (the last 6 equal dx_r), S = S_ext. quasistatic_solution,
+// controllable_internal_forces and synergy_rigid_body_motions take them unchanged. Kw = kRigid: a fixed wrist (the
+// maps of quasistatic_maps plus 6 inputs that move hand and object rigidly). Same checks as quasistatic_maps, and
+// Jw must be m x 6 and Kw 6 x 6 stiffness (std::invalid_argument).
+QuasistaticMaps wrist_quasistatic_maps(const Eigen::Ref<const Eigen::MatrixXd>& G,
+                                       const Eigen::Ref<const Eigen::MatrixXd>& JH,
+                                       const Eigen::Ref<const Eigen::MatrixXd>& Jw,
+                                       const Eigen::Ref<const Eigen::MatrixXd>& Kc,
+                                       const Eigen::Ref<const Eigen::MatrixXd>& Kq,
+                                       const Eigen::Ref<const Eigen::MatrixXd>& Kw,
+                                       const Eigen::Ref<const Eigen::MatrixXd>& S,
+                                       const Eigen::Ref<const Eigen::MatrixXd>& Kz);
+
+// The result of slide_displacements (SynGrasp SGslide's `displacements`, split and named).
+struct SlideSolution {
+  Eigen::VectorXd dq;        // n joint motions
+  Eigen::VectorXd dx_w;      // 6: wrist motion (translation of the wrist point, rotation)
+  Eigen::VectorXd dcontact;  // m: the hand's contact-point motion J_H dq + J_w dx_w (contact frames)
+  Eigen::VectorXd dlambda;   // m: contact force change
+  Eigen::VectorXd dtau;      // n: joint torques J_H^T dlambda
+  Eigen::VectorXd dwrench;   // 6: J_w^T dlambda, the contact wrench about the wrist point that the wrist carries
+};
+
+// SGslide: displacements of a hand with compliant contacts, joints and wrist pressing on a FIXED object or
+// environment (du = 0; SGslide has no object row), for changes dq_r of the joint references and dx_r of the wrist's
+// reference (either may be empty: zero). SynGrasp's system  dcontact = J_ext dq_ext, dtau_ext = J_ext^T dlambda,
+// dtau_ext = K_q,ext (dq_r,ext - dq_ext), dlambda = K_c dcontact  is solved as dlambda = K J_ext dq_r,ext with
+// K^-1 = K_c^-1 + J_H K_q^-1 J_H^T + J_w K_w^-1 J_w^T, dq_ext = dq_r,ext - K_q,ext^-1 J_ext^T dlambda, which is
+// SGslide's (J_ext^T K_c J_ext + K_q,ext) dq_ext = K_q,ext dq_r,ext and also takes kRigid for Kc, Kq or Kw. Any
+// contact model (SGslide: hard fingers only). Checks as wrist_quasistatic_maps.
+SlideSolution slide_displacements(const Eigen::Ref<const Eigen::MatrixXd>& JH, const Eigen::Ref<const Eigen::MatrixXd>& Jw,
+                                  const Eigen::Ref<const Eigen::MatrixXd>& Kc, const Eigen::Ref<const Eigen::MatrixXd>& Kq,
+                                  const Eigen::Ref<const Eigen::MatrixXd>& Kw, const Eigen::Ref<const Eigen::VectorXd>& dq_r,
+                                  const Eigen::Ref<const Eigen::VectorXd>& dx_r);
+
 // Friction-set slack of each contact after the change, friction_cone_margin(lambda0 + dlambda) per contact [N]
 // (< 0: that contact would slide, separate or twist). lambda0 and dlambda have total_rows(contacts) entries.
 Eigen::VectorXd contact_margins(const std::vector<Contact>& contacts, const Eigen::Ref<const Eigen::VectorXd>& lambda0,

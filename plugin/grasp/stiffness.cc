@@ -98,6 +98,20 @@ Eigen::MatrixXd synergy_stiffness(int nz, double k) {
   return k * Eigen::MatrixXd::Identity(nz, nz);
 }
 
+Eigen::MatrixXd wrist_stiffness(double k_translation, double k_rotation) {
+  require_positive("wrist_stiffness", "k_translation", k_translation);
+  require_positive("wrist_stiffness", "k_rotation", k_rotation);
+  Eigen::VectorXd k(6);
+  k << Eigen::Vector3d::Constant(k_translation), Eigen::Vector3d::Constant(k_rotation);
+  return k.asDiagonal();
+}
+
+Eigen::MatrixXd wrist_stiffness(const Eigen::Ref<const Eigen::VectorXd>& k) {
+  require_length("wrist_stiffness", "k", k.size(), 6, "3 translations then 3 rotations");
+  for (Eigen::Index i = 0; i < 6; ++i) require_positive("wrist_stiffness", "k[" + std::to_string(i) + "]", k(i));
+  return k.asDiagonal();
+}
+
 void require_stiffness(const char* function, const char* argument, const Eigen::Ref<const Eigen::MatrixXd>& K,
                        Eigen::Index n, const char* why) {
   require_size(function, argument, K, n, n, why);
@@ -147,12 +161,7 @@ Eigen::MatrixXd contact_compliance(const Eigen::Ref<const Eigen::MatrixXd>& JH, 
   return C;
 }
 
-Eigen::MatrixXd equivalent_contact_stiffness(const Eigen::Ref<const Eigen::MatrixXd>& JH,
-                                             const Eigen::Ref<const Eigen::MatrixXd>& Kc,
-                                             const Eigen::Ref<const Eigen::MatrixXd>& Kq,
-                                             const Eigen::Ref<const Eigen::MatrixXd>& S,
-                                             const Eigen::Ref<const Eigen::MatrixXd>& Kz) {
-  const Eigen::MatrixXd C = contact_compliance(JH, Kc, Kq, S, Kz);
+Eigen::MatrixXd invert_contact_compliance(const char* function, const Eigen::Ref<const Eigen::MatrixXd>& C) {
   const Eigen::Index m = C.rows();
   if (m == 0) return Eigen::MatrixXd(0, 0);
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(C, Eigen::EigenvaluesOnly);
@@ -161,10 +170,18 @@ Eigen::MatrixXd equivalent_contact_stiffness(const Eigen::Ref<const Eigen::Matri
     std::ostringstream s;
     s << "the contact compliance K_c^-1 + J K_q^-1 J^T + J S K_z^-1 S^T J^T is singular (eigenvalues from " << lo
       << " to " << hi << "): some contact rows are rigidly constrained; give a finite Kc, Kq or Kz";
-    fail("equivalent_contact_stiffness", s.str());
+    fail(function, s.str());
   }
   Eigen::MatrixXd K = C.llt().solve(Eigen::MatrixXd::Identity(m, m));
   return 0.5 * (K + K.transpose());
+}
+
+Eigen::MatrixXd equivalent_contact_stiffness(const Eigen::Ref<const Eigen::MatrixXd>& JH,
+                                             const Eigen::Ref<const Eigen::MatrixXd>& Kc,
+                                             const Eigen::Ref<const Eigen::MatrixXd>& Kq,
+                                             const Eigen::Ref<const Eigen::MatrixXd>& S,
+                                             const Eigen::Ref<const Eigen::MatrixXd>& Kz) {
+  return invert_contact_compliance("equivalent_contact_stiffness", contact_compliance(JH, Kc, Kq, S, Kz));
 }
 
 Eigen::MatrixXd grasp_stiffness(const Eigen::Ref<const Eigen::MatrixXd>& G, const Eigen::Ref<const Eigen::MatrixXd>& JH,

@@ -64,6 +64,15 @@ Eigen::MatrixXd joint_stiffness(const Eigen::Ref<const Eigen::VectorXd>& k);
 // SGsynergyStiffness with a scalar: K_z = k I_{n_z}.
 Eigen::MatrixXd synergy_stiffness(int nz, double k);
 
+// SGwristStiffness: the 6 x 6 stiffness K_w of the wrist (the hand's base on the arm) in the wrist coordinates of
+// quasistatic.h, dx_w = (translation of the wrist point [m], rotation vector [rad]), world axes: K_w =
+// diag(k_translation I_3, k_rotation I_3) [N/m, N m/rad], both > 0. SynGrasp's scalar form is (k, k); its code builds
+// k I_{n_q} (one row per hand joint) instead of 6 x 6, see docs/stiffness.md.
+Eigen::MatrixXd wrist_stiffness(double k_translation, double k_rotation);
+
+// Diagonal K_w = diag(k), 6 entries each > 0 (e.g. the kp of six position servos at the wrist, gear 1).
+Eigen::MatrixXd wrist_stiffness(const Eigen::Ref<const Eigen::VectorXd>& k);
+
 // Throws std::invalid_argument "FUNCTION: ARGUMENT ..." unless K is n x n, finite, symmetric to 1e-9 |K| and
 // positive definite (Cholesky succeeds and the smallest eigenvalue exceeds 1e-12 of the largest).
 void require_stiffness(const char* function, const char* argument, const Eigen::Ref<const Eigen::MatrixXd>& K,
@@ -82,6 +91,11 @@ Eigen::MatrixXd equivalent_contact_stiffness(const Eigen::Ref<const Eigen::Matri
                                              const Eigen::Ref<const Eigen::MatrixXd>& Kq,
                                              const Eigen::Ref<const Eigen::MatrixXd>& S,
                                              const Eigen::Ref<const Eigen::MatrixXd>& Kz);
+
+// K = C^-1 for a contact compliance C (contact_compliance's, plus any further series term such as a compliant wrist's
+// J_w K_w^-1 J_w^T), symmetrised. Throws std::invalid_argument "FUNCTION: the contact compliance ... is singular"
+// when C is not positive definite (eigenvalues below 1e-12 of the largest).
+Eigen::MatrixXd invert_contact_compliance(const char* function, const Eigen::Ref<const Eigen::MatrixXd>& C);
 
 // Grasp stiffness K_O = G K G^T (d x d for a d x m G; SGgraspStiffness): dw = K_O du for the object alone (no
 // reference change), with dw the external wrench increment. Symmetric positive semi-definite; singular in the
