@@ -39,6 +39,9 @@ from ._core import (  # noqa: E402  (the C++ API, same names)
     equality_jacobian, hand_actuation, infer_hand_structure,
     ChainTip, TreeChain, as_tree_chain, default_fingertip, finger_branch_body, finger_chains, identify_dh,
     model_finger_chains, serial_obstruction, tree_chain,
+    SlideSolution, compliant_force_manipulability, pgr_h1_combinations, pgr_h2_combinations, pgr_h3_combinations,
+    pgr_h4_combinations, pgr_over_combinations, slide_displacements, synergy_matrix_on_dofs, wrist_jacobian,
+    wrist_quasistatic_maps, wrist_stiffness,
 )
 
 

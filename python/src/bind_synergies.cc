@@ -109,6 +109,20 @@ void bind_synergies(nb::module_& m) {
         nb::arg("from_current") = true,
         "Steps a mujoco.MjData, ramping z along `direction` under the soft-synergy torque K_q (q_r - q) - D qdot "
         "(written to qfrc_applied) until `stop_fingers` fingers touch (SynGrasp SGcloseHandWithSynergies).");
+  m.def("synergy_matrix_on_dofs",
+        [](nb::handle model, const Synergies& s, const std::vector<int>& dofs) {
+          const mjModel* mm = model_of(model);
+          for (size_t i = 0; i < dofs.size(); ++i) {
+            if (dofs[i] < 0 || dofs[i] >= mm->nv) {
+              throw nb::value_error(("dofs[" + std::to_string(i) + "] = " + std::to_string(dofs[i]) +
+                                     " is no dof of the model (nv = " + std::to_string(mm->nv) + ")").c_str());
+            }
+          }
+          return synergy_matrix_on_dofs(s, resolve_synergy_joints(mm, s, "synergy_matrix_on_dofs"), dofs);
+        },
+        nb::arg("model"), nb::arg("synergies"), nb::arg("dofs"),
+        "S on the given dofs (e.g. Hand.dofs, J_H's columns): the row of each synergy joint, zero for other joints "
+        "(held fixed); the S of kinematic_manipulability(G, J_H, S) for a model's synergies.");
 }
 
 }  // namespace mjhand::py

@@ -7,6 +7,7 @@
 
 #include <mjhand/grasp/contact_robustness.h>
 #include <mjhand/grasp/force_closure_cost.h>
+#include <mjhand/grasp/hand_jacobian.h>
 #include <mjhand/grasp/manipulability.h>
 #include <mjhand/grasp/quasistatic.h>
 #include <mjhand/grasp/stiffness.h>
@@ -22,6 +23,35 @@ using Contacts = std::vector<Contact>;
 // None -> the core's "rigid" / "no synergies" (an empty matrix), else the matrix.
 Eigen::MatrixXd optional_matrix(nb::handle v, const char* what) {
   return v.is_none() ? Eigen::MatrixXd() : as_matrix(v, what);
+}
+
+// Contact states as Python ints: 0 sticking, 1 sliding, 2 detached.
+std::vector<int> state_list(const std::vector<ContactState>& states) {
+  std::vector<int> s;
+  for (ContactState x : states) s.push_back(static_cast<int>(x));
+  return s;
+}
+
+std::vector<std::vector<int>> state_lists(const StateCombinations& combinations) {
+  std::vector<std::vector<int>> out;
+  for (const auto& c : combinations) out.push_back(state_list(c));
+  return out;
+}
+
+StateCombinations state_combinations(const std::vector<std::vector<int>>& lists) {
+  StateCombinations out;
+  for (size_t k = 0; k < lists.size(); ++k) {
+    std::vector<ContactState> c;
+    for (int x : lists[k]) {
+      if (x < 0 || x > 2) {
+        throw nb::value_error(("combinations[" + std::to_string(k) + "]: states are 0 (sticking), 1 (sliding) or 2 "
+                               "(detached), got " + std::to_string(x)).c_str());
+      }
+      c.push_back(static_cast<ContactState>(x));
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
 }
 
 Wrench as_wrench(nb::handle v, const char* what) {
@@ -66,6 +96,21 @@ void bind_syngrasp(nb::module_& m) {
           return v.size() == 1 && n > 0 ? joint_stiffness(n, v[0]) : joint_stiffness(v);
         },
         nb::arg("k"), nb::arg("n") = 0, "K_q: diag(k), or k I_n (SGjointStiffness).");
+  m.def("wrist_stiffness",
+        [](nb::handle k, nb::handle k_rotation) {
+          if (!k_rotation.is_none()) return wrist_stiffness(nb::cast<double>(k), nb::cast<double>(k_rotation));
+          return wrist_stiffness(as_vector(k, "k"));
+        },
+        nb::arg("k"), nb::arg("k_rotation") = nb::none(),
+        "K_w (6 x 6, SGwristStiffness): diag(k I_3, k_rotation I_3) [N/m, N m/rad], or diag(k) for 6 entries.");
+  m.def("wrist_jacobian",
+        [](const Contacts& c, nb::handle p) {
+          const Eigen::VectorXd w = as_vector(p, "wrist_point");
+          if (w.size() != 3) throw nb::value_error("wrist_point must have 3 entries [m, world]");
+          return wrist_jacobian(c, Eigen::Vector3d(w));
+        },
+        nb::arg("contacts"), nb::arg("wrist_point"),
+        "J_w (m x 6): contact-frame velocities for a rigid twist (v of wrist_point, w) of the hand's base = G(p_w)^T.");
   m.def("equivalent_contact_stiffness",
         [](nb::handle JH, nb::handle Kc, nb::handle Kq, nb::handle S, nb::handle Kz) {
           return equivalent_contact_stiffness(as_matrix(JH, "J_H"), as_matrix(Kc, "Kc"), optional_matrix(Kq, "Kq"),
@@ -110,6 +155,32 @@ void bind_syngrasp(nb::module_& m) {
         },
         nb::arg("maps"), nb::arg("dw") = nb::none(), nb::arg("dz_r") = nb::none(),
         "SGquasistatic for an external wrench change dw and a reference change dz_r (None: zero).");
+  m.def("wrist_quasistatic_maps",
+        [](nb::handle G, nb::handle JH, nb::handle Jw, nb::handle Kc, nb::handle Kq, nb::handle Kw, nb::handle S,
+           nb::handle Kz) {
+          return wrist_quasistatic_maps(as_matrix(G, "G"), as_matrix(JH, "J_H"), as_matrix(Jw, "J_w"),
+                                        as_matrix(Kc, "Kc"), optional_matrix(Kq, "Kq"), optional_matrix(Kw, "Kw"),
+                                        optional_matrix(S, "S"), optional_matrix(Kz, "Kz"));
+        },
+        nb::arg("G"), nb::arg("J_H"), nb::arg("J_w"), nb::arg("Kc"), nb::arg("Kq") = nb::none(),
+        nb::arg("Kw") = nb::none(), nb::arg("S") = nb::none(), nb::arg("Kz") = nb::none(),
+        "SynGrasp's compliant wrist: the maps of J_ext = [J_H, J_w], K_q,ext = blkdiag(Kq, Kw); inputs (dz_r, dx_r); "
+        "None = rigid.");
+  nb::class_<SlideSolution>(m, "SlideSolution", "SGslide: the hand pressing on a fixed object.")
+      .def_ro("dq", &SlideSolution::dq).def_ro("dx_w", &SlideSolution::dx_w)
+      .def_ro("dcontact", &SlideSolution::dcontact).def_ro("dlambda", &SlideSolution::dlambda)
+      .def_ro("dtau", &SlideSolution::dtau).def_ro("dwrench", &SlideSolution::dwrench);
+  m.def("slide_displacements",
+        [](nb::handle JH, nb::handle Jw, nb::handle Kc, nb::handle Kq, nb::handle Kw, nb::handle dq_r, nb::handle dx_r) {
+          return slide_displacements(as_matrix(JH, "J_H"), as_matrix(Jw, "J_w"), optional_matrix(Kc, "Kc"),
+                                     optional_matrix(Kq, "Kq"), optional_matrix(Kw, "Kw"),
+                                     dq_r.is_none() ? Eigen::VectorXd() : as_vector(dq_r, "dq_r"),
+                                     dx_r.is_none() ? Eigen::VectorXd() : as_vector(dx_r, "dx_r"));
+        },
+        nb::arg("J_H"), nb::arg("J_w"), nb::arg("Kc"), nb::arg("Kq"), nb::arg("Kw"), nb::arg("dq_r") = nb::none(),
+        nb::arg("dx_r") = nb::none(),
+        "SGslide: joint and wrist displacements and contact forces for reference changes dq_r, dx_r (None: zero; "
+        "None stiffness: rigid).");
   m.def("contact_margins",
         [](const Contacts& c, nb::handle l0, nb::handle dl) {
           return contact_margins(c, as_vector(l0, "lambda0"), as_vector(dl, "dlambda"));
@@ -152,6 +223,8 @@ void bind_syngrasp(nb::module_& m) {
                                       S.is_none() ? Eigen::MatrixXd::Identity(J.cols(), J.cols()) : as_matrix(S, "S"));
         },
         nb::arg("G"), nb::arg("J_H"), nb::arg("S") = nb::none(), "object wrenches for unit synergy forces (rigid model)");
+  m.def("compliant_force_manipulability", &compliant_force_manipulability, nb::arg("maps"),
+        "SGforceManipulability over the compliant model's maps; equals force_manipulability for every stiffness");
 
   // ---- force-closure cost and robustness (SGVcost, SG_PCR, SG_PGRbruteforce) ----
   nb::class_<VcostOptimum>(m, "VcostOptimum")
@@ -186,11 +259,7 @@ void bind_syngrasp(nb::module_& m) {
   nb::class_<PgrResult>(m, "PgrResult")
       .def_ro("pgr", &PgrResult::pgr).def_ro("pcr", &PgrResult::pcr).def_ro("quality", &PgrResult::quality)
       .def_ro("feasible", &PgrResult::feasible)
-      .def_prop_ro("best", [](const PgrResult& r) {
-        std::vector<int> s;
-        for (ContactState c : r.best) s.push_back(static_cast<int>(c));
-        return s;
-      }, "best combination: 0 sticking, 1 sliding, 2 detached per contact");
+      .def_prop_ro("best", [](const PgrResult& r) { return state_list(r.best); }, "best combination: 0 sticking, 1 sliding, 2 detached per contact");
   m.def("potential_grasp_robustness",
         [](const Contacts& c, nb::handle G, nb::handle JH, nb::handle Kc, nb::handle Kq, nb::handle S, nb::handle Kz,
            double fmin, double fmax, double k) {
@@ -208,6 +277,36 @@ void bind_syngrasp(nb::module_& m) {
         nb::arg("contacts"), nb::arg("G"), nb::arg("J_H"), nb::arg("Kc"), nb::arg("Kq"), nb::arg("S") = nb::none(),
         nb::arg("Kz") = nb::none(), nb::arg("fmin") = 1.0, nb::arg("fmax") = 30.0, nb::arg("k") = 0.001,
         "PGR by brute force over sticking / sliding / detached contact states (SG_PGRbruteforce, <= 8 contacts)");
+  m.def("pgr_h1_combinations",
+        [](const Contacts& c, nb::handle lambda0, double eps) {
+          return state_lists(pgr_h1_combinations(c, as_vector(lambda0, "lambda0"), eps));
+        },
+        nb::arg("contacts"), nb::arg("lambda0"), nb::arg("eps") = 0.017453292519943295,
+        "SG_PGRh1: contacts near their normal or cone edge at the all-sticking optimum slide, the others take every state");
+  m.def("pgr_h2_combinations", [](int nc, int sticking) { return state_lists(pgr_h2_combinations(nc, sticking)); },
+        nb::arg("nc"), nb::arg("sticking"), "SG_PGRh2: exactly `sticking` contacts stick, the others detach");
+  m.def("pgr_h3_combinations", [](int nc, int sticking) { return state_lists(pgr_h3_combinations(nc, sticking)); },
+        nb::arg("nc"), nb::arg("sticking"), "SG_PGRh3: exactly `sticking` stick, each other one slides or detaches");
+  m.def("pgr_h4_combinations", [](int nc) { return state_lists(pgr_h4_combinations(nc)); }, nb::arg("nc"),
+        "SG_PGRh4: 2 stick, exactly 2 or 3 of the others slide, the rest detach");
+  m.def("pgr_over_combinations",
+        [](const Contacts& c, nb::handle G, nb::handle JH, nb::handle Kc, nb::handle Kq,
+           const std::vector<std::vector<int>>& combinations, nb::handle S, nb::handle Kz, double fmin, double fmax,
+           double k) {
+          QuasiStaticGrasp g;
+          g.G = as_matrix(G, "G");
+          g.J = as_matrix(JH, "J_H");
+          g.Kc = as_matrix(Kc, "Kc");
+          g.Kq = as_matrix(Kq, "Kq");
+          g.S = optional_matrix(S, "S");
+          g.Kz = optional_matrix(Kz, "Kz");
+          RobustnessOptions o;
+          o.cost = vcost_params(fmin, fmax, k);
+          return pgr_over_combinations(c, g, state_combinations(combinations), o);
+        },
+        nb::arg("contacts"), nb::arg("G"), nb::arg("J_H"), nb::arg("Kc"), nb::arg("Kq"), nb::arg("combinations"),
+        nb::arg("S") = nb::none(), nb::arg("Kz") = nb::none(), nb::arg("fmin") = 1.0, nb::arg("fmax") = 30.0,
+        nb::arg("k") = 0.001, "PGR over the listed combinations only (the SG_PGRh* heuristics' lists)");
 }
 
 }  // namespace mjhand::py
