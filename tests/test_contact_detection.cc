@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -449,4 +450,62 @@ TEST_CASE("Contact detection rejects bad configurations with the key named", "[c
   };
   CHECK_THAT(closure_error("{increment: [0.1, 0.2]}"), Contains("increment") && Contains("one per actuator"));
   CHECK_THAT(closure_error("{increment: 0.5}"), Contains("increment"));
+}
+
+// Any MJCF hand (issue 18): on the Allegro scene, which has no mjhand naming, fingers=all watches the fingers
+// `mjhand analyze` infers (each finger's bodies, root to tip) and the inferred palm; in the held grasp each channel's
+// signal equals a debounced count rebuilt here from MuJoCo's contacts and mj_contactForce after every step.
+TEST_CASE("contact_detection: any MJCF hand, fingers and palm inferred (Allegro grasp)", "[contact_detection]") {
+  const std::string dir = mjhand_test::fresh_temp_dir("contact_detection_allegro");
+  const std::string hand = mjhand_test::read_all(source_path("models/real/allegro_hand.xml"));
+  std::ofstream(dir + "/allegro_hand.xml") << hand;
+  std::string scene = mjhand_test::read_all(source_path("models/real/allegro_scene.xml"));
+  const int samples = 5;
+  const double threshold = 0.01;
+  scene.insert(scene.rfind("</mujoco>"),
+               "<extension><plugin plugin=\"mjhand.contact_detection\"><instance name=\"cd\">"
+               "<config key=\"sensor\" value=\"touch\"/><config key=\"samples\" value=\"" + std::to_string(samples) +
+               "\"/></instance></plugin></extension><sensor><plugin name=\"touch\" instance=\"cd\"/></sensor>\n");
+  std::ofstream(dir + "/allegro_scene.xml") << scene;
+  mjhand::ModelPtr m = mjhand_test::load_xml_file(dir + "/allegro_scene.xml");
+  const mjhand::ContactLayout layout = mjhand::declared_contact_layout(m.get(), "cd", nullptr);
+  // The four fingers, named by their roots, five bodies each from the knuckle to the tip body; the palm (base_link).
+  CHECK(layout.fingers == std::vector<std::string>{"link_0.0", "link_4.0", "link_8.0", "link_12.0"});
+  REQUIRE(layout.phalanges == 5);
+  for (size_t f = 0; f < layout.fingers.size(); ++f) {
+    for (int k = 1; k < 5; ++k) CHECK(m->body_parentid[layout.bodies[f * 5 + k]] == layout.bodies[f * 5 + k - 1]);
+  }
+  REQUIRE(layout.palm >= 0);
+  CHECK(std::string(mj_id2name(m.get(), mjOBJ_BODY, layout.palm)) == "base_link");
+
+  mjhand::DataPtr d = mjhand_test::make_data(m.get());
+  mj_resetDataKeyframe(m.get(), d.get(), mj_name2id(m.get(), mjOBJ_KEY, "grasp"));
+  const int adr = m->sensor_adr[mj_name2id(m.get(), mjOBJ_SENSOR, "touch")];
+  std::vector<int> channel(m->nbody, -1), run(layout.channels(), 0);
+  for (int c = 0; c < static_cast<int>(layout.bodies.size()); ++c) channel[layout.bodies[c]] = c;
+  channel[layout.palm] = layout.channels() - 1;
+  for (int step = 0; step < 50; ++step) {
+    mj_step(m.get(), d.get());
+    std::vector<double> force(layout.channels(), 0.0);
+    for (int i = 0; i < d->ncon; ++i) {
+      const int c1 = channel[m->geom_bodyid[d->contact[i].geom[0]]], c2 = channel[m->geom_bodyid[d->contact[i].geom[1]]];
+      if ((c1 >= 0) == (c2 >= 0) || d->contact[i].efc_address < 0) continue;
+      mjtNum f6[6];
+      mj_contactForce(m.get(), d.get(), i, f6);
+      force[c1 >= 0 ? c1 : c2] += f6[0];
+    }
+    for (int c = 0; c < layout.channels(); ++c) {
+      run[c] = force[c] > threshold ? run[c] + 1 : 0;
+      INFO("step " << step << ", channel " << c);
+      CHECK(d->sensordata[adr + c] == (run[c] >= samples ? 1.0 : 0.0));  // 0/1 signals: exact
+    }
+  }
+  // The keyframe's grasp: the ball held by the thumb tip and the index and middle fingers' links.
+  int held_fingers = 0;
+  for (size_t f = 0; f < layout.fingers.size(); ++f) {
+    bool any = false;
+    for (int k = 0; k < 5; ++k) any = any || d->sensordata[adr + f * 5 + k] == 1.0;
+    held_fingers += any;
+  }
+  CHECK(held_fingers >= 3);
 }

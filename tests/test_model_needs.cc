@@ -73,9 +73,15 @@ TEST_CASE("model needs: each plugin's stated model requirement is a load error n
        arm("hinge", instance("joint_signal", "js", "joint=j sensor=s gain=1 offset=0 angles=dh") +
                         "<sensor><plugin name=\"s\" instance=\"js\"/></sensor>"),
        {"key 'angles'", "belongs to no DH chain embedded in the model"}},
-      {"contact_detection: fingers=all needs the embedded chains of a generated hand",
-       arm("hinge", instance("contact_detection", "cd", "sensor=s") + "<sensor><plugin name=\"s\" instance=\"cd\"/></sensor>"),
+      {"contact_detection: fingers=all needs a hand (a generated hand's chains, else jointed fingers to infer)",
+       "<mujoco><worldbody><body name=\"base\"><geom type=\"box\" size=\"0.02 0.02 0.02\"/></body></worldbody>" +
+           instance("contact_detection", "cd", "sensor=s") +
+           "<sensor><plugin name=\"s\" instance=\"cd\"/></sensor></mujoco>",
        {"key 'fingers'", "no fingers to watch"}},
+      {"contact_detection: a listed finger is a generated finger or a body",
+       arm("hinge", instance("contact_detection", "cd", "sensor=s fingers=nothing") +
+                        "<sensor><plugin name=\"s\" instance=\"cd\"/></sensor>"),
+       {"key 'fingers'", "finger 'nothing' is neither a generated hand's finger"}},
       {"coupling: hinge or slide joints",
        "<mujoco><worldbody><body><joint name=\"x\"/><geom size=\"0.01\" mass=\"0.01\"/><body><joint name=\"y\" "
        "type=\"ball\"/><geom size=\"0.01\" mass=\"0.01\"/></body></body></worldbody>" +

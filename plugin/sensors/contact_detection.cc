@@ -4,6 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include <mjhand/grasp/hand_structure.h>
 #include <mjhand/hand/hand_spec.h>
 
 namespace mjhand {
@@ -115,11 +116,65 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
-std::string default_palm(const mjModel* m) { return body_id(m, "palm") >= 0 ? "palm" : ""; }
+// A hand without mjhand's naming (no embedded chains): its structure as `mjhand analyze` infers it (no object:
+// loose free bodies are not the hand).
+bool inferred_hand(const mjModel* m) { return embedded_finger_names(m).empty(); }
 
+std::string default_palm(const mjModel* m) {
+  if (body_id(m, "palm") >= 0) return "palm";
+  if (!inferred_hand(m)) return "";
+  try {
+    const HandModel h = infer_hand_structure(m, -1);
+    const char* name = h.palm_body >= 0 ? mj_id2name(m, mjOBJ_BODY, h.palm_body) : nullptr;
+    return name ? name : "";
+  } catch (const GraspError&) {
+    return "";  // no hand at all: finger_list says so
+  }
+}
+
+// The fingers' names; "all": a generated hand's embedded chains, else the inferred fingers (each named by its root
+// with the most dofs).
 std::vector<std::string> finger_list(const mjModel* m, const std::string& value) {
-  if (value == "all") return embedded_finger_names(m);
-  return split_list(value);
+  if (value != "all") return split_list(value);
+  if (!inferred_hand(m)) return embedded_finger_names(m);
+  try {
+    return infer_hand_structure(m, -1).finger_names;
+  } catch (const GraspError& e) {
+    throw std::runtime_error(std::string("no fingers to watch (no finger chains; ") + e.what() + ")");
+  }
+}
+
+// The bodies of finger f: a generated hand's <f>_link0, <f>_link1, ...; else, with fingers=all on any other hand, the
+// inferred finger named f (every body of it, several roots when a loop merged them); else body f's subtree. Body
+// order, which is MuJoCo's depth-first order: from the root toward the tip along a chain.
+std::vector<int> finger_bodies(const mjModel* m, const std::string& f, const HandModel* inferred) {
+  std::vector<int> row;
+  for (int k = 0;; ++k) {
+    const int b = body_id(m, link_body_name(f, k));
+    if (b < 0) break;
+    row.push_back(b);
+  }
+  if (!row.empty()) return row;
+  if (inferred) {
+    for (int i = 0; i < inferred->num_fingers(); ++i) {
+      if (inferred->finger_names[i] != f) continue;
+      for (int b = 1; b < m->nbody; ++b) {
+        if (inferred->finger_of_body[b] == i) row.push_back(b);
+      }
+      return row;
+    }
+  }
+  const int root = body_id(m, f);
+  if (root <= 0) {
+    throw std::runtime_error("finger '" + f + "' is neither a generated hand's finger (no body '" + link_body_name(f, 0) +
+                             "') nor a body of the model (a finger's root)");
+  }
+  for (int b = root; b < m->nbody; ++b) {
+    int a = b;
+    while (a > root) a = m->body_parentid[a];
+    if (a == root) row.push_back(b);
+  }
+  return row;
 }
 
 }  // namespace
@@ -137,16 +192,19 @@ std::vector<std::string> embedded_finger_names(const mjModel* m) {
 ContactLayout contact_layout(const mjModel* m, const std::vector<std::string>& fingers, const std::string& palm) {
   ContactLayout layout;
   layout.fingers = fingers;
-  if (fingers.empty()) throw std::runtime_error("no fingers to watch (the model carries no mjhand finger chains)");
+  if (fingers.empty()) throw std::runtime_error("no fingers to watch (no finger chains and no fingers found)");
   std::vector<std::vector<int>> rows;
-  for (const std::string& f : fingers) {
-    std::vector<int> row;
-    for (int k = 0;; ++k) {
-      const int b = body_id(m, link_body_name(f, k));
-      if (b < 0) break;
-      row.push_back(b);
+  HandModel inferred;
+  bool infer = inferred_hand(m);
+  if (infer) {
+    try {
+      inferred = infer_hand_structure(m, -1);
+    } catch (const GraspError&) {
+      infer = false;  // no inferable hand: listed fingers are root bodies
     }
-    if (row.empty()) throw std::runtime_error("finger '" + f + "' has no body '" + link_body_name(f, 0) + "'");
+  }
+  for (const std::string& f : fingers) {
+    const std::vector<int> row = finger_bodies(m, f, infer ? &inferred : nullptr);
     layout.phalanges = std::max(layout.phalanges, static_cast<int>(row.size()));
     rows.push_back(row);
   }
