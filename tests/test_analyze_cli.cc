@@ -713,6 +713,16 @@ TEST_CASE("analyze --wrist-stiffness adds the base's spring J_w K_w^-1 J_w^T to 
   CHECK(w["k"][0].number == 500);
   CHECK(w["k"][1].number == 2);
   const Eigen::Vector3d p(w["point_m"][0].number, w["point_m"][1].number, w["point_m"][2].number);
+  // The base is the e_GRASP hand's fixed palm, at its place in the model (MuJoCo's xpos; the palm does not move).
+  CHECK(w["body"].string == "palm");
+  {
+    mjhand::ModelPtr model = mjhand_test::load_xml_file(scene);
+    mjhand::DataPtr data = mjhand_test::make_data(model.get());
+    mj_forward(model.get(), data.get());
+    const int palm = mj_name2id(model.get(), mjOBJ_BODY, "palm");
+    REQUIRE(palm > 0);
+    CHECK((p - Eigen::Map<const Eigen::Vector3d>(data->xpos + 3 * palm)).norm() < 1e-12);  // copied: rounding only
+  }
   // Rebuild from the JSON: G, J_H, and J_w row by row from each contact's point and frame (a force row f . (v + w x
   // (c - p)) = [f, (c - p) x f] . (v, w); a moment row [0, axis]).
   const Eigen::MatrixXd G = json_matrix(j["G"]), JH = json_matrix(j["JH"]);
@@ -759,4 +769,17 @@ TEST_CASE("analyze --wrist-stiffness adds the base's spring J_w K_w^-1 J_w^T to 
   const auto both = analyze(scene + " --wrist-stiffness 500,2 --with-wrist");
   CHECK(both.status == 2);
   CHECK_THAT(both.output, Catch::Contains("not both"));
+  // Two slide fingers straight on the world squeezing a ball: no base a wrist spring could hold.
+  const std::string world = mjhand_test::fresh_temp_dir("analyze_world_fingers") + "/world_fingers.xml";
+  std::ofstream(world) << "<mujoco><worldbody>"
+                          "<body name=\"a\" pos=\"-0.03 0 0\"><joint type=\"slide\" axis=\"1 0 0\"/>"
+                          "<geom type=\"box\" size=\"0.01 0.02 0.02\"/></body>"
+                          "<body name=\"b\" pos=\"0.03 0 0\"><joint type=\"slide\" axis=\"1 0 0\"/>"
+                          "<geom type=\"box\" size=\"0.01 0.02 0.02\"/></body>"
+                          "<body name=\"ball\"><freejoint/><geom type=\"sphere\" size=\"0.021\"/></body>"
+                          "</worldbody></mujoco>";
+  const auto on_world = analyze(world + " --contact-stiffness 1000 --wrist-stiffness 500,2");
+  CHECK(on_world.status == 2);
+  CHECK_THAT(on_world.output, Catch::Contains("the fingers hang from the world"));
+  CHECK(analyze(world + " --contact-stiffness 1000").status == 0);  // the same grasp analyses without the wrist
 }

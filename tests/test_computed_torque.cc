@@ -229,6 +229,8 @@ TEST_CASE("computed torque rejects bad configuration at load with the key named"
   expect("trajectory=via finger=ct points=0.05,0,0.3,0.04,0,0.3,0.05,0,0.3 durations=0.3",
          "would stop there");
   expect("trajectory=via finger=zz points=0,0,0 durations=1", "'zz'");
+  // posture_gain steers the redundancy of 4+ joint fingers; on this 3-joint finger it would be ignored: refused.
+  expect("trajectory=via finger=ct points=0.082,0.006,0.336 durations=0.3 posture_gain=10", "only for fingers of 4");
   // A joint driven by a position servo is not a motor.
   std::string xml = finger_xml("joints=all trajectory=quintic q1=0.1 T=1");
   const std::string servo = std::regex_replace(xml, std::regex("<plugin name=\"ct_j2_plugin\"[^>]*/>"),

@@ -477,6 +477,12 @@ TEST_CASE("contact_detection: any MJCF hand, fingers and palm inferred (Allegro 
   }
   REQUIRE(layout.palm >= 0);
   CHECK(std::string(mj_id2name(m.get(), mjOBJ_BODY, layout.palm)) == "base_link");
+  // Fingers named by root bodies take their subtrees; a body watched twice is refused by name.
+  CHECK(mjhand::contact_layout(m.get(), {"link_0.0", "link_4.0"}, "base_link").bodies.size() == 10);
+  CHECK_THROWS_WITH(mjhand::contact_layout(m.get(), {"link_0.0", "link_1.0"}, ""),
+                    Contains("'link_1.0' belongs to finger 'link_0.0' and to finger 'link_1.0'"));
+  CHECK_THROWS_WITH(mjhand::contact_layout(m.get(), {"link_0.0"}, "link_2.0"),
+                    Contains("'link_2.0' belongs to finger 'link_0.0' and to the palm"));
 
   mjhand::DataPtr d = mjhand_test::make_data(m.get());
   mj_resetDataKeyframe(m.get(), d.get(), mj_name2id(m.get(), mjOBJ_KEY, "grasp"));

@@ -318,3 +318,12 @@ TEST_CASE("PGR heuristics h1..h4: SynGrasp's combination lists, their PGR the br
   CHECK_THROWS_WITH(pgr_h1_combinations(c, opt.lambda.head(3)), Catch::Contains("lambda0"));
   CHECK_THROWS_WITH(pgr_over_combinations(c, g, {std::vector<ContactState>(4)}, o), Catch::Contains("combination 0"));
 }
+
+// A heuristic list longer than 1e5 combinations is refused before it is built (h3 with 40 contacts would need
+// 780 x 2^38 entries); lists just under the limit are built (C(17, 8) = 24310).
+TEST_CASE("PGR heuristics: lists beyond the size limit are refused by name", "[robustness]") {
+  CHECK_THROWS_WITH(pgr_h3_combinations(40, 2), Catch::Contains("pgr_h3_combinations") && Catch::Contains("exceed the limit"));
+  CHECK_THROWS_WITH(pgr_h2_combinations(40, 20), Catch::Contains("pgr_h2_combinations") && Catch::Contains("exceed the limit"));
+  CHECK_THROWS_WITH(pgr_h4_combinations(60), Catch::Contains("pgr_h4_combinations") && Catch::Contains("exceed the limit"));
+  CHECK(pgr_h2_combinations(17, 8).size() == 24310);
+}

@@ -303,12 +303,17 @@ TEST_CASE("tree chains: `mjhand run` cross-checks the fingertips under RK4 too",
                         Case{"models/", "egrasp_scene.xml", "egrasp_hand_servo.xml", "DH FK vs MuJoCo site_xpos"}}) {
     INFO(c.scene);
     const std::string dir = mjhand_test::fresh_temp_dir(std::string("run_rk4_") + c.scene);
+    int rk4 = 0;  // <option> elements switched to RK4: at least one, or the case would quietly test Euler
     for (const char* file : {c.scene, c.hand}) {
       std::string xml = mjhand_test::read_all(source_path(std::string(c.dir) + file));
       const size_t option = xml.find("<option ");
-      if (option != std::string::npos) xml.insert(option + 8, "integrator=\"RK4\" ");
+      if (option != std::string::npos) {
+        xml.insert(option + 8, "integrator=\"RK4\" ");
+        ++rk4;
+      }
       std::ofstream(dir + "/" + file) << xml;
     }
+    REQUIRE(rk4 >= 1);
     const auto r = mjhand_test::run_cli("run " + dir + "/" + c.scene + " --duration 0.05 --out " + dir + "/out");
     INFO(r.output);
     REQUIRE(r.status == 0);

@@ -123,7 +123,7 @@ struct AnalyzeReport {
   Eigen::Vector3d contact_stiffness = Eigen::Vector3d::Zero();  // normal, tangential [N/m], torsion/rolling [N m/rad]; 0 = rigid
   double joint_stiffness = 0;                                    // [N m/rad or N/m]; 0 = rigid joints
   Eigen::Vector2d wrist_stiffness = Eigen::Vector2d::Zero();     // --wrist-stiffness KT [N/m], KR [N m/rad]; 0 = fixed base
-  std::string wrist_body;                                        // the base it holds ("" = world or none)
+  std::string wrist_body;                                        // the base it holds ("" without --wrist-stiffness)
   Eigen::Vector3d wrist_point = Eigen::Vector3d::Zero();         // the base body's origin [m, world]
   Eigen::MatrixXd KO;                                            // 6 x 6, empty when it could not be computed
   Eigen::VectorXd KO_eigenvalues;                                // ascending

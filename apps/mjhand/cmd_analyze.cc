@@ -171,8 +171,9 @@ ParallelSection add_parallel_section(const mjModel* m, const mjData* d, const Ha
   return p;
 }
 
-// --contact-stiffness KN[,KT[,KR]]: 1 to 3 finite positive numbers.
-Eigen::Vector3d parse_contact_stiffness(const std::string& text) {
+// A comma-separated list of finite numbers > 0 for `option` (e.g. "--contact-stiffness"), `form` naming the expected
+// values in the message ("KN[,KT[,KR]]").
+std::vector<double> parse_stiffness_list(const std::string& text, const std::string& option, const std::string& form) {
   std::vector<double> v;
   size_t start = 0;
   while (start <= text.size()) {
@@ -181,12 +182,18 @@ Eigen::Vector3d parse_contact_stiffness(const std::string& text) {
     char* end = nullptr;
     errno = 0;
     const double x = std::strtod(item.c_str(), &end);
-    if (item.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(x) || x <= 0) {
-      throw UsageError("--contact-stiffness: '" + item + "' is not a stiffness > 0 (expected KN[,KT[,KR]])");
+    if (item.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(x) || !(x > 0)) {
+      throw UsageError(option + ": '" + item + "' is not a stiffness > 0 (expected " + form + ")");
     }
     v.push_back(x);
     start = comma + 1;
   }
+  return v;
+}
+
+// --contact-stiffness KN[,KT[,KR]]: 1 to 3 finite positive numbers.
+Eigen::Vector3d parse_contact_stiffness(const std::string& text) {
+  const std::vector<double> v = parse_stiffness_list(text, "--contact-stiffness", "KN[,KT[,KR]]");
   if (v.size() > 3) throw UsageError("--contact-stiffness: at most 3 values (KN,KT,KR), got " + std::to_string(v.size()));
   // Defaults: tangential as normal; moment rows as a ~1 cm contact patch, KN (1e-2 m)^2 (our choice: docs/analyze.md).
   return Eigen::Vector3d(v[0], v.size() > 1 ? v[1] : v[0], v.size() > 2 ? v[2] : v[0] * 1e-4);
@@ -194,41 +201,32 @@ Eigen::Vector3d parse_contact_stiffness(const std::string& text) {
 
 // --wrist-stiffness KT,KR: two finite positive numbers.
 Eigen::Vector2d parse_wrist_stiffness(const std::string& text) {
-  std::vector<double> v;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t comma = text.find(',', start);
-    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    char* end = nullptr;
-    errno = 0;
-    const double x = std::strtod(item.c_str(), &end);
-    if (item.empty() || *end != '\0' || errno != 0 || !std::isfinite(x) || !(x > 0)) {
-      throw UsageError("--wrist-stiffness: '" + item + "' is not a stiffness > 0 (expected KT,KR)");
-    }
-    v.push_back(x);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
+  const std::vector<double> v = parse_stiffness_list(text, "--wrist-stiffness", "KT,KR");
   if (v.size() != 2) {
     throw UsageError("--wrist-stiffness: expected 2 values KT,KR (N/m, N m/rad), got " + std::to_string(v.size()));
   }
   return Eigen::Vector2d(v[0], v[1]);
 }
 
-// The hand's base for --wrist-stiffness: the palm, else the one body every finger root hangs from (possibly the
-// world). Throws UsageError when the fingers hang from different bodies.
+// The hand's base for --wrist-stiffness: the palm, else the one body every finger root hangs from. Throws UsageError
+// when the fingers hang from different bodies or from the world (a hand welded to the world has no wrist to hold).
 int wrist_base_body(const mjModel* m, const HandModel& hand) {
   if (hand.palm_body > 0) return hand.palm_body;
   int base = -1;
-  for (int b = 1; b < m->nbody; ++b) {
-    if (!hand.in_hand(b)) continue;
-    const int parent = m->body_parentid[b];
-    if (hand.in_hand(parent) && hand.finger_of_body[parent] == hand.finger_of_body[b]) continue;  // not a root
-    if (base >= 0 && parent != base) {
-      throw UsageError("--wrist-stiffness: the fingers hang from different bodies ('" + mj_name(m, mjOBJ_BODY, base) +
-                       "', '" + mj_name(m, mjOBJ_BODY, parent) + "'); give --palm BODY");
+  for (const std::vector<int>& roots : hand.finger_roots) {
+    for (int root : roots) {
+      const int parent = m->body_parentid[root];
+      if (base >= 0 && parent != base) {
+        throw UsageError("--wrist-stiffness: the fingers hang from different bodies ('" +
+                         mj_name(m, mjOBJ_BODY, base) + "', '" + mj_name(m, mjOBJ_BODY, parent) +
+                         "'); give --palm BODY");
+      }
+      base = parent;
     }
-    base = parent;
+  }
+  if (base <= 0) {
+    throw UsageError("--wrist-stiffness: the fingers hang from the world, so there is no wrist to make compliant "
+                     "(give --palm BODY)");
   }
   return base;
 }
@@ -250,7 +248,7 @@ void add_stiffness(const mjModel* m, const mjData* d, const HandModel& hand, Ana
         rep.joint_stiffness > 0 ? joint_stiffness(static_cast<int>(rep.JH.cols()), rep.joint_stiffness) : kRigid;
     if (rep.wrist_stiffness(0) > 0) {
       const int base = wrist_base_body(m, hand);
-      rep.wrist_body = base >= 0 ? mj_name(m, mjOBJ_BODY, base) : "";
+      rep.wrist_body = mj_name(m, mjOBJ_BODY, base);
       rep.wrist_point = Eigen::Vector3d(d->xpos[3 * base], d->xpos[3 * base + 1], d->xpos[3 * base + 2]);
       const Eigen::MatrixXd Jw = wrist_jacobian(contacts, rep.wrist_point);
       const Eigen::MatrixXd Cw = wrist_stiffness(rep.wrist_stiffness(0), rep.wrist_stiffness(1)).inverse();

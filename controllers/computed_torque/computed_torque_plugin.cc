@@ -94,6 +94,10 @@ std::shared_ptr<const JointTrajectory> make_trajectory(const mjModel* m, const C
   std::vector<double> dur = per_joint(cfg, "durations", nseg, cfg.get_doubles("durations"), 1e-6, 1e6);
   const double blend = cfg.get_double_or("blend", 0.25 * *std::min_element(dur.begin(), dur.end()), 1e-9, 1e6);
   ViaRedundancy redundancy;
+  if (cfg.has("posture_gain") && finger->dof() <= 3) {
+    cfg.fail("posture_gain", "only for fingers of 4 or more joints (this one has " + std::to_string(finger->dof()) +
+                                 ": no redundancy to resolve)");
+  }
   redundancy.posture_gain = cfg.get_double_or("posture_gain", redundancy.posture_gain, 0.0, 1e6);
   std::vector<Eigen::Vector3d> w;
   w.push_back(tip_pose_and_jacobian(*finger, q0.data()).translation());

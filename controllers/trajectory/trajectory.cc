@@ -477,8 +477,13 @@ void ViaJointTrajectory::evaluate(double t, double* q, double* qd, double* qdd) 
     const double* vb = va + n;
     const double f2 = f * f, f3 = f2 * f;
     const double h00 = 2 * f3 - 3 * f2 + 1, h10 = f3 - 2 * f2 + f, h01 = -2 * f3 + 3 * f2, h11 = f3 - f2;
-    for (int j = 0; j < n; ++j) q[j] = h00 * a[j] + h10 * dt_ * va[j] + h01 * b[j] + h11 * dt_ * vb[j];
-    project_min_norm(x, q);
+    double interpolated[kMaxStackChainDof];
+    for (int j = 0; j < n; ++j) {
+      q[j] = interpolated[j] = h00 * a[j] + h10 * dt_ * va[j] + h01 * b[j] + h11 * dt_ * vb[j];
+    }
+    // The samples were checked at construction, so the projection converges; should it ever not, the interpolated
+    // posture (within O(dt^4) of the path) is passed on rather than a diverged one.
+    if (!std::isfinite(project_min_norm(x, q))) std::copy(interpolated, interpolated + n, q);
     redundant_rates(q, xd, xdd, qd, qdd);
     return;
   }

@@ -202,6 +202,24 @@ void require_counts(const char* fn, int nc, int sticking) {
   }
 }
 
+// Longest heuristic list built (each entry costs a force-closure minimisation in pgr_over_combinations; the brute
+// force's 8 contacts give 3^8 = 6561): a longer one is refused before it is built.
+constexpr double kMaxCombinations = 1e5;
+
+double binomial(int n, int k) {
+  double c = 1;
+  for (int i = 1; i <= k; ++i) c = c * (n - k + i) / i;
+  return c;
+}
+
+void require_list_size(const char* fn, double count) {
+  if (count > kMaxCombinations) {
+    throw std::invalid_argument(std::string(fn) + ": " + std::to_string(count) + " combinations exceed the limit of " +
+                                std::to_string(static_cast<long>(kMaxCombinations)) +
+                                " (each is a force-closure minimisation); use fewer contacts or another heuristic");
+  }
+}
+
 // Every subset of {0..n-1} of size k, as index lists in lexicographic order (nchoosek's order).
 std::vector<std::vector<int>> subsets(const std::vector<int>& items, int k) {
   std::vector<std::vector<int>> out;
@@ -241,6 +259,7 @@ std::vector<int> all_contacts(int nc) {
 
 StateCombinations pgr_h2_combinations(int nc, int sticking) {
   require_counts("pgr_h2_combinations", nc, sticking);
+  require_list_size("pgr_h2_combinations", binomial(nc, sticking));
   StateCombinations out;
   for (const std::vector<int>& s : subsets(all_contacts(nc), sticking)) {
     std::vector<ContactState> c(nc, ContactState::kDetached);
@@ -252,8 +271,9 @@ StateCombinations pgr_h2_combinations(int nc, int sticking) {
 
 StateCombinations pgr_h3_combinations(int nc, int sticking) {
   require_counts("pgr_h3_combinations", nc, sticking);
-  StateCombinations out;
   const int rest = nc - sticking;
+  require_list_size("pgr_h3_combinations", binomial(nc, sticking) * std::pow(2.0, rest));
+  StateCombinations out;
   for (const std::vector<int>& s : subsets(all_contacts(nc), sticking)) {
     const std::vector<int> others = complement(nc, s);
     for (int bits = 0; bits < (1 << rest); ++bits) {
@@ -267,6 +287,8 @@ StateCombinations pgr_h3_combinations(int nc, int sticking) {
 
 StateCombinations pgr_h4_combinations(int nc) {
   if (nc < 1) throw std::invalid_argument("pgr_h4_combinations: need n_c >= 1, got " + std::to_string(nc));
+  require_list_size("pgr_h4_combinations",
+                    nc < 4 ? std::pow(3.0, nc) : binomial(nc, 2) * (binomial(nc - 2, 2) + binomial(nc - 2, 3)));
   StateCombinations out;
   if (nc < 4) {
     int count = 1;
@@ -312,6 +334,7 @@ StateCombinations pgr_h1_combinations(const std::vector<Contact>& contacts, cons
     // SynGrasp's acos(0/0) is NaN, which neither test flags: a zero force stays free.
     if (norm == 0 || (alpha >= eps && phi - alpha >= eps)) free.push_back(i);
   }
+  require_list_size("pgr_h1_combinations", std::pow(3.0, static_cast<double>(free.size())));
   StateCombinations out;
   int count = 1;
   for (size_t i = 0; i < free.size(); ++i) count *= 3;

@@ -83,6 +83,7 @@ PgrResult potential_grasp_robustness(const std::vector<Contact>& contacts, const
 // SynGrasp's PGR heuristics (Pozzi et al. 2017 sec. IV; SG_PGRh1 .. SG_PGRh4) are the brute force over a shorter
 // list of combinations (each calls SG_PGRbruteforce(hand, object, Comb)); every list below holds each combination
 // once, one state per contact. Their PGR is at most the brute force's, equal when the list holds its best combination.
+// Each list builder refuses (std::invalid_argument) a list of more than 1e5 combinations before building it.
 using StateCombinations = std::vector<std::vector<ContactState>>;
 
 // PGR over the listed combinations only: pgr, best and feasible among them, quality[k] of combinations[k]; pcr is the

@@ -144,7 +144,7 @@ std::vector<std::string> finger_list(const mjModel* m, const std::string& value)
   }
 }
 
-// The bodies of finger f: a generated hand's <f>_link0, <f>_link1, ...; else, with fingers=all on any other hand, the
+// The bodies of finger f: a generated hand's <f>_link1, <f>_link2, ...; else, with fingers=all on any other hand, the
 // inferred finger named f (every body of it, several roots when a loop merged them); else body f's subtree. Body
 // order, which is MuJoCo's depth-first order: from the root toward the tip along a chain.
 std::vector<int> finger_bodies(const mjModel* m, const std::string& f, const HandModel* inferred) {
@@ -217,6 +217,24 @@ ContactLayout contact_layout(const mjModel* m, const std::vector<std::string>& f
   if (!palm.empty()) {
     layout.palm = body_id(m, palm);
     if (layout.palm < 0) throw std::runtime_error("palm body '" + palm + "' does not exist");
+  }
+  // One channel per body: nested or repeated fingers, or the palm inside a finger, would send a body's contacts to
+  // whichever channel came last.
+  std::vector<int> owner(m->nbody, -1);  // finger index, or fingers.size() for the palm
+  const int nf = static_cast<int>(fingers.size());
+  for (int f = 0; f <= nf; ++f) {
+    const std::vector<int> bodies = f < nf ? rows[f] : std::vector<int>{layout.palm};
+    for (int b : bodies) {
+      if (b < 0) continue;
+      if (owner[b] >= 0) {
+        const char* name = mj_id2name(m, mjOBJ_BODY, b);
+        throw std::runtime_error("body '" + std::string(name ? name : std::to_string(b)) + "' belongs to finger '" +
+                                 fingers[owner[b]] + "' and to " +
+                                 (f < nf ? "finger '" + fingers[f] + "'" : std::string("the palm")) +
+                                 ": each body is watched by one channel");
+      }
+      owner[b] = f;
+    }
   }
   return layout;
 }

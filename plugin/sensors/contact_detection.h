@@ -32,10 +32,10 @@ struct ContactLayout {
 // Finger names of the DH chains a generated hand carries (<custom> numeric "mjhand:chain:<finger>"), in model order.
 std::vector<std::string> embedded_finger_names(const mjModel* m);
 
-// Layout for fingers and a palm body ("" for none). A finger is a generated hand's (bodies <finger>_link0, _link1, ...
+// Layout for fingers and a palm body ("" for none). A finger is a generated hand's (bodies <finger>_link1, _link2, ...
 // as mjhand's hand builder names them), else on a hand without embedded chains a finger infer_hand_structure names
 // (its bodies), else a root body (its subtree), bodies in body order. Throws std::runtime_error naming a finger that
-// is none of these, or a missing palm body.
+// is none of these, a missing palm body, or a body in two fingers or in a finger and the palm.
 ContactLayout contact_layout(const mjModel* m, const std::vector<std::string>& fingers, const std::string& palm);
 
 // The layout a contact_detection instance declared in m uses (its own keys, as compiled into m), and the id of

@@ -21,8 +21,8 @@ namespace mjhand {
 // One finger per moving root, i.e. every body with joints whose parent is static (welded to the world), except the
 // object's subtree and other free-jointed bodies (those are objects, not fingers). A palm welded to the world
 // therefore gives one finger per palm child; a hand on a jointed arm or slide base is one finger, and palm contacts
-// are not counted. No longer any tool's default (they use infer_hand_structure); kept for Python's hand() default
-// and as the reference the structure inference is tested against. Throws GraspError when no such body exists.
+// are not counted. No longer any tool's default (they and Python's mjhand.hand() use infer_hand_structure); kept
+// as the reference the structure inference is tested against. Throws GraspError when no such body exists.
 HandModel hand_from_moving_roots(const mjModel* m, int object_body);
 
 // Force closure with linearised friction cones (the primitive wrenches of wrench_space.h, same cone_edges and torque

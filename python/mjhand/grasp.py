@@ -100,7 +100,7 @@ def grasp(model, data, object, palm=None, fingers=None, tangent="eq2", reference
     contacts = _core.collect_contacts(model, data, h, tangent, palm_contact_model=palm_contact_model)
     if not contacts:
         name = model.body(h.object_body).name
-        raise _core.GraspError(f"no contact between the object '{name}' and a finger in this data (ncon = "
+        raise _core.GraspError(f"no contact between the object '{name}' and a finger or the palm in this data (ncon = "
                                f"{data.ncon}): call mujoco.mj_forward after setting the state, or step until the "
                                "hand closes")
     ref = _core.object_center(model, data, h) if reference is None else np.asarray(reference, dtype=float)

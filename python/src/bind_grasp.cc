@@ -299,20 +299,6 @@ void bind_grasp(nb::module_& m) {
       }, nb::arg("finger"), "body ids of finger `finger`, ascending")
       .def("is_palm", &HandModel::is_palm, nb::arg("body"), "body is the palm or fixed to it");
 
-  m.def("_hand_from_palm", [](nb::handle model, int object, int palm) {
-    const mjModel* mm = model_of(model);
-    return hand_from_palm(mm, body_id(mm, object, "object"), body_id(mm, palm, "palm"));
-  });
-  m.def("_hand_from_finger_roots", [](nb::handle model, int object, const std::vector<int>& roots) {
-    const mjModel* mm = model_of(model);
-    for (int r : roots) body_id(mm, r, "finger root");
-    return hand_from_finger_roots(mm, body_id(mm, object, "object"), roots);
-  });
-  m.def("_hand_from_moving_roots", [](nb::handle model, int object) {
-    const mjModel* mm = model_of(model);
-    return hand_from_moving_roots(mm, body_id(mm, object, "object"));
-  });
-
   m.def("collect_contacts",
         [](nb::handle model, nb::handle data, const HandModel& hand, const std::string& tangent,
            nb::handle contact_model, bool include_margin, nb::handle palm_contact_model) {

@@ -97,6 +97,10 @@ Eigen::MatrixXd as_matrix(nb::handle obj, const char* what, bool row_if_1d) {
 
 Eigen::VectorXd as_vector(nb::handle obj, const char* what) {
   const Eigen::MatrixXd a = as_matrix(obj, what);
+  if (a.rows() != 1 && a.cols() != 1) {  // flattening would silently reorder (Eigen is column-major, NumPy row-major)
+    throw nb::value_error((std::string(what) + " must be a vector (1-D, or one row or column), got shape (" +
+                           std::to_string(a.rows()) + ", " + std::to_string(a.cols()) + ")").c_str());
+  }
   return Eigen::Map<const Eigen::VectorXd>(a.data(), a.size());
 }
 

@@ -68,6 +68,8 @@ def test_wrong_shapes_and_dtypes(scene):
         mjhand.grasp_sigma_min(np.zeros((6, 4, 2)))
     with pytest.raises(ValueError, match="lambda must have 16 entries"):
         mjhand.joint_torques(g.J_H, np.zeros(3))
+    with pytest.raises(ValueError, match=r"W must be a vector \(1-D, or one row or column\), got shape \(2, 3\)"):
+        mjhand.optimal_forces(g.contacts, g.G, np.zeros((2, 3)))  # 6 entries, but a matrix: never flattened
     with pytest.raises(ValueError, match="norm must be 'L1' or 'Linf'"):
         g.epsilon("L2")
 
