@@ -137,9 +137,9 @@ TEST_CASE("viewer force ellipsoid: equals the one from MuJoCo's contacts, joint 
     CHECK(std::abs(col.dot(ej.dirs.col(i))) == Approx(1).epsilon(1e-6));
   }
   const std::string tj = ellipsoid_text(gm, f, s.m());
-  CHECK_THAT(tj, Catch::Contains("force, joint space") && Catch::Contains("unbounded unbounded 24.9") &&
-                     Catch::Contains("N per unit joint torque") && Catch::Contains("2 unbounded") &&
-                     Catch::Contains("1 mm per N"));
+  CHECK_THAT(tj, Catch::Contains("force, joint space") && Catch::Contains("semi-axes unbounded unbounded 24.9 N") &&
+                     Catch::Contains("15 joint torques (unit 1 N m)") && Catch::Contains("2 unbounded") &&
+                     Catch::Contains("1 mm per N, unbounded 0.135 m"));  // the cap: 25 % of the 0.539 m extent
   f.ellipsoid_synergies = true;
   scn.ngeom = 0;
   add_ellipsoid_overlay(s.m(), gm, f, scn);
@@ -147,7 +147,7 @@ TEST_CASE("viewer force ellipsoid: equals the one from MuJoCo's contacts, joint 
   for (int i = 0; i < 3; ++i) CHECK(scn.geoms[0].size[i] == Approx(kUnboundedAxisExtentShare * extent).epsilon(1e-6));
   CHECK(scn.geoms[0].rgba[2] > scn.geoms[0].rgba[0]);  // blue
   CHECK_THAT(ellipsoid_text(gm, f, s.m()),
-             Catch::Contains("force, synergy space (instance 'synergy')") && Catch::Contains("per unit synergy force") &&
+             Catch::Contains("force, synergy space (instance 'synergy')") && Catch::Contains("3 synergy forces") &&
                  Catch::Contains("3 unbounded"));
   // The kinematic ellipsoid is still drawn by default, with its own text.
   f.ellipsoid_force = false;
@@ -217,6 +217,83 @@ TEST_CASE("viewer force ellipsoid: finite on a four-finger grasp, dual to the ki
   for (int i = 0; i < 3; ++i) CHECK(scn.geoms[0].size[i] == Approx(0.0002 * ef.axes(i)).epsilon(1e-6));  // floats
   CHECK_THAT(ellipsoid_text(gm, f, s.m()), Catch::Contains("0.2 mm per N") && !Catch::Contains("unbounded"));
   mjv_freeScene(&scn);
+}
+
+namespace {
+
+// Renders `gm`'s selected ellipsoid (flags) alone on the scene at 320 x 240, looking at its centre from `dist` [m],
+// and compares with the scene without it: the changed pixels (> 24 in some channel) must lie within the projected
+// disc of the sphere of radius R_out (the largest drawn semi-axis) and cover at least half the disc of R_in (the
+// smallest; that sphere lies inside the ellipsoid: the fingers may hide part of it). Returns the mean change of
+// (red - blue) over the changed pixels, the colour check of the caller.
+double render_check(Session& s, const GraspMetrics& gm, OverlayFlags flags, double dist) {
+  const mjModel* m = s.m();
+  const GraspEllipsoid& e = selected_ellipsoid(gm, flags);
+  REQUIRE(e.ok);
+  const Eigen::Vector3d drawn = ellipsoid_drawn_axes(m, flags, e);
+  const int W = 320, H = 240;
+  mjhand::render::OffscreenRenderer r(m, W, H);
+  const mjhand::render::CameraView view =
+      mjhand::render::CameraView::free({e.centre.x(), e.centre.y(), e.centre.z()}, dist, 60, -25);
+  flags.contact_points = flags.contact_forces = flags.tip_frames = flags.object_frames = false;
+  auto shot = [&](bool on) {
+    flags.manip_ellipsoid = on;
+    mjhand::render::RenderHooks hooks;
+    hooks.add_geoms = [&](mjvScene& scn) { add_ellipsoid_overlay(m, gm, flags, scn); };
+    mjhand::render::RgbImage img;
+    r.render(s.d(), view, img, &hooks);
+    return img;
+  };
+  const mjhand::render::RgbImage none = shot(false), with = shot(true);
+  // Pixel radius of a sphere of radius R at distance dist seen through the vertical field of view fovy.
+  const double t = std::tan(0.5 * m->vis.global.fovy * M_PI / 180);
+  auto disc_px = [&](double R) { return std::tan(std::asin(R / dist)) / t * 0.5 * H; };
+  const double r_out = disc_px(drawn.maxCoeff()) + 2, r_in = disc_px(drawn.minCoeff());  // 2 px: antialiasing
+  long changed = 0, outside = 0;
+  double red_minus_blue = 0;
+  for (int y = 0; y < H; ++y) {
+    for (int x = 0; x < W; ++x) {
+      const unsigned char *p = none.at(x, y), *q = with.at(x, y);
+      bool c = false;
+      for (int k = 0; k < 3; ++k) c |= std::abs(p[k] - q[k]) > 24;
+      if (!c) continue;
+      ++changed;
+      outside += std::hypot(x + 0.5 - 0.5 * W, y + 0.5 - 0.5 * H) > r_out;
+      red_minus_blue += (q[0] - p[0]) - (q[2] - p[2]);
+    }
+  }
+  INFO("changed " << changed << " px, disc radii " << r_in << " .. " << r_out << " px");
+  CHECK(outside == 0);
+  CHECK(changed >= 0.5 * M_PI * r_in * r_in);
+  return changed > 0 ? red_minus_blue / changed : 0;
+}
+
+}  // namespace
+
+TEST_CASE("viewer force ellipsoid rendered: orange in joint space, a blue capped sphere in synergy space", "[render]") {
+  if (mjhand_test::skip_without(mjhand::render::display_available(),
+                                "an X display (ctest runs these cases under xvfb-run)")) {
+    return;
+  }
+  OverlayFlags flags;
+  flags.ellipsoid_force = true;
+  {
+    // Finite: semi-axes 197, 43.9, 30.7 N per N m drawn at 1 mm per N.
+    Session s(source_path("models/egrasp_hold.xml"));
+    mj_forward(s.m(), s.d());
+    GraspMonitor mon(s.m(), "");
+    mon.update(s.m(), s.d(), &s.instances(), false);
+    CHECK(render_check(s, mon.metrics(), flags, 0.8) > 20);  // orange (0.95, 0.55, 0.1) over the scene
+  }
+  {
+    // Synergy space: all three axes unbounded, drawn as a sphere of 25 % of the model extent.
+    Session s(source_path(kGraspScene));
+    load_grasp(s);
+    GraspMonitor mon(s.m(), "");
+    mon.update(s.m(), s.d(), &s.instances(), false);
+    flags.ellipsoid_synergies = true;
+    CHECK(render_check(s, mon.metrics(), flags, 0.6) < -20);  // blue (0.1, 0.55, 0.95)
+  }
 }
 
 #endif

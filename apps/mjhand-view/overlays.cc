@@ -107,30 +107,31 @@ std::string ellipsoid_text(const GraspMetrics& g, const OverlayFlags& flags, con
   char buf[512];
   if (!flags.ellipsoid_force) {
     std::snprintf(buf, sizeof buf,
-                  "ellipsoid   kinematic, %s\n  inputs    %d of %d compatible\n  semi-axes %.3g %.3g %.3g m/s per unit "
-                  "%s\n  drawn     %.3g m per m/s",
-                  space.c_str(), e.compatible_inputs, e.inputs, e.axes(0), e.axes(1), e.axes(2),
-                  flags.ellipsoid_synergies ? "synergy speed" : "joint speed", ellipsoid_drawn_scale(flags));
+                  "ellipsoid   kinematic, %s\n  inputs    %d of %d compatible %s\n  semi-axes %.3g %.3g %.3g m/s\n"
+                  "  drawn     %.3g m per m/s",
+                  space.c_str(), e.compatible_inputs, e.inputs,
+                  flags.ellipsoid_synergies ? "synergy speeds" : "joint speeds", e.axes(0), e.axes(1), e.axes(2),
+                  ellipsoid_drawn_scale(flags));
     return buf;
   }
   std::string axes;
   for (int i = 0; i < 3; ++i) {
     char a[32];
-    std::snprintf(a, sizeof a, "%s%.3g", i ? " " : "", e.axes(i));
-    axes += std::isfinite(e.axes(i)) ? a : std::string(i ? " " : "") + "unbounded";
+    std::snprintf(a, sizeof a, "%.3g", e.axes(i));
+    axes += std::string(i ? " " : "") + (std::isfinite(e.axes(i)) ? a : "unbounded");
   }
-  std::snprintf(buf, sizeof buf, "ellipsoid   force, %s\n  inputs    %d\n  semi-axes %s N per unit %s\n  drawn     %.3g mm per N",
-                space.c_str(), e.inputs, axes.c_str(),
-                flags.ellipsoid_synergies ? "synergy force" : "joint torque (N m)", 1000 * ellipsoid_drawn_scale(flags));
+  std::snprintf(buf, sizeof buf, "ellipsoid   force, %s\n  inputs    %d %s\n  semi-axes %s N\n  drawn     %.3g mm per N",
+                space.c_str(), e.inputs,
+                flags.ellipsoid_synergies ? "synergy forces (unit sigma = S^T tau)" : "joint torques (unit 1 N m)",
+                axes.c_str(), 1000 * ellipsoid_drawn_scale(flags));
   std::string s = buf;
   if (e.unbounded > 0) {
-    // Wrenches some contact forces with zero joint torque (synergy force) balance: held by the structure.
+    // Forces some contact forces with zero joint torque (synergy force) exert: the structure holds them.
     if (m) {
-      std::snprintf(buf, sizeof buf, "\n  %d unbounded (no input needed), drawn at %.3g m", e.unbounded,
-                    ellipsoid_unbounded_axis(m, flags, e));
-    } else {
-      std::snprintf(buf, sizeof buf, "\n  %d unbounded (no input needed)", e.unbounded);
+      std::snprintf(buf, sizeof buf, ", unbounded %.3g m", ellipsoid_unbounded_axis(m, flags, e));
+      s += buf;
     }
+    std::snprintf(buf, sizeof buf, "\n  %d unbounded: exerted with no input", e.unbounded);
     s += buf;
   }
   return s;
