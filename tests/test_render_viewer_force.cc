@@ -69,11 +69,9 @@ std::vector<std::string> hand_joints(const mjModel* m) {
 }  // namespace
 
 TEST_CASE("viewer force ellipsoid: equals the one from MuJoCo's contacts, joint and synergy space", "[viewer]") {
-  Session s(source_path(kGraspScene));
-  load_grasp(s);
-  GraspMonitor mon(s.m(), "");
-  mon.update(s.m(), s.d(), &s.instances(), false);
-  const GraspMetrics& gm = mon.metrics();
+  MonitoredGrasp grasp(kGraspScene, "hold");
+  Session& s = grasp.s;
+  const GraspMetrics& gm = grasp.metrics();
   REQUIRE(gm.object_name == "ball");
   REQUIRE(gm.force_ellipsoid.ok);
   REQUIRE(gm.synergy_force_ellipsoid.ok);
@@ -158,11 +156,9 @@ TEST_CASE("viewer force ellipsoid: equals the one from MuJoCo's contacts, joint 
 TEST_CASE("viewer force ellipsoid: finite on a four-finger grasp, dual to the kinematic one", "[viewer]") {
   // models/egrasp_hold.xml: four 3-joint fingers hold a ball (hard contacts, 12 rows, rank G 6); its default state is
   // the grasp. 6 compatible joint motions move the ball in all 6 directions: the kinematic 6-D ellipsoid is invertible.
-  Session s(source_path("models/egrasp_hold.xml"));
-  mj_forward(s.m(), s.d());
-  GraspMonitor mon(s.m(), "");
-  mon.update(s.m(), s.d(), &s.instances(), false);
-  const GraspMetrics& gm = mon.metrics();
+  MonitoredGrasp grasp("models/egrasp_hold.xml");
+  Session& s = grasp.s;
+  const GraspMetrics& gm = grasp.metrics();
   REQUIRE(gm.force_ellipsoid.ok);
   REQUIRE(gm.ellipsoid.ok);
   const std::vector<std::string> joints = hand_joints(s.m());
@@ -279,20 +275,14 @@ TEST_CASE("viewer force ellipsoid rendered: orange in joint space, a blue capped
   flags.ellipsoid_force = true;
   {
     // Finite: semi-axes 197, 43.9, 30.7 N per N m drawn at 1 mm per N.
-    Session s(source_path("models/egrasp_hold.xml"));
-    mj_forward(s.m(), s.d());
-    GraspMonitor mon(s.m(), "");
-    mon.update(s.m(), s.d(), &s.instances(), false);
-    CHECK(render_check(s, mon.metrics(), flags, 0.8) > 20);  // orange (0.95, 0.55, 0.1) over the scene
+    MonitoredGrasp grasp("models/egrasp_hold.xml");
+    CHECK(render_check(grasp.s, grasp.metrics(), flags, 0.8) > 20);  // orange (0.95, 0.55, 0.1) over the scene
   }
   {
     // Synergy space: all three axes unbounded, drawn as a sphere of 25 % of the model extent.
-    Session s(source_path(kGraspScene));
-    load_grasp(s);
-    GraspMonitor mon(s.m(), "");
-    mon.update(s.m(), s.d(), &s.instances(), false);
+    MonitoredGrasp grasp(kGraspScene, "hold");
     flags.ellipsoid_synergies = true;
-    CHECK(render_check(s, mon.metrics(), flags, 0.6) < -20);  // blue (0.1, 0.55, 0.95)
+    CHECK(render_check(grasp.s, grasp.metrics(), flags, 0.6) < -20);  // blue (0.1, 0.55, 0.95)
   }
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "grasp_monitor.h"
 #include "session.h"
 #include "test_util.h"
 
@@ -124,5 +125,19 @@ inline void load_grasp(mjhand::view::Session& s) {
   s.select_keyframe(s.find_keyframe("hold"));
   mj_forward(s.m(), s.d());
 }
+
+// A model loaded in a viewer session at `keyframe` ("" = its default state), mj_forward run, and the viewer's grasp
+// monitor updated on it.
+struct MonitoredGrasp {
+  mjhand::view::Session s;
+  mjhand::view::GraspMonitor mon;
+  explicit MonitoredGrasp(const char* model, const char* keyframe = "")
+      : s(mjhand_test::source_path(model)), mon(s.m(), "") {
+    if (*keyframe) s.select_keyframe(s.find_keyframe(keyframe));
+    mj_forward(s.m(), s.d());
+    mon.update(s.m(), s.d(), &s.instances(), false);
+  }
+  const mjhand::view::GraspMetrics& metrics() const { return mon.metrics(); }
+};
 
 }  // namespace mjhand_test::viewer
