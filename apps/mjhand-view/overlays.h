@@ -1,5 +1,5 @@
 // Geoms the viewer adds to MuJoCo's scene: contact points, contact force arrows (mj_contactForce), friction cones,
-// fingertip (site) frames, free-body (object) frames and the grasp's manipulability ellipsoid. Each is switched on
+// fingertip (site) frames, free-body (object) frames and the grasp's kinematic or force manipulability ellipsoid. Each is switched on
 // its own.
 #pragma once
 
