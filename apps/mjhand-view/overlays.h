@@ -1,6 +1,6 @@
 // Geoms the viewer adds to MuJoCo's scene: contact points, contact force arrows (mj_contactForce), friction cones,
-// fingertip (site) frames, free-body (object) frames and the grasp's kinematic or force manipulability ellipsoid. Each is switched on
-// its own.
+// fingertip (site) frames, free-body (object) frames and the grasp's kinematic or force manipulability ellipsoid.
+// Each is switched on its own.
 #pragma once
 
 #include <mujoco/mujoco.h>
