@@ -54,6 +54,10 @@ App::App(const Options& options) : opt_(options) {
   ui_.overlays.friction_cones = opt_.cones;
   ui_.overlays.manip_ellipsoid = opt_.ellipsoid;
   ui_.overlays.ellipsoid_synergies = opt_.synergy_ellipsoid;
+  ui_.overlays.ellipsoid_force = opt_.force_ellipsoid;
+  if (opt_.force_ellipsoid_scale > 0) {
+    ui_.overlays.force_ellipsoid_scale = static_cast<float>(1e-3 * opt_.force_ellipsoid_scale);  // mm/N -> m/N
+  }
   if (opt_.synergy_ellipsoid) {
     bool any = false;
     for (const Instance& inst : s.instances()) any = any || synergy_controller(*inst.plugin);

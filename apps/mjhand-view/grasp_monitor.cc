@@ -20,11 +20,14 @@ std::string body_name(const mjModel* m, int b) {
   const char* n = mj_id2name(m, mjOBJ_BODY, b);
   return n && *n ? n : "body " + std::to_string(b);
 }
+// force: force_manipulability instead of kinematic_manipulability.
 GraspEllipsoid grasp_ellipsoid(const Eigen::Ref<const Eigen::MatrixXd>& G, const Eigen::Ref<const Eigen::MatrixXd>& JH,
-                               const Eigen::MatrixXd& S, const Eigen::Vector3d& reference) {
-  const ManipulabilityEllipsoid k = kinematic_manipulability(G, JH, S);
+                               const Eigen::MatrixXd& S, const Eigen::Vector3d& reference, bool force = false) {
+  const ManipulabilityEllipsoid k = force ? force_manipulability(G, JH, S) : kinematic_manipulability(G, JH, S);
   GraspEllipsoid e;
   e.ok = true;
+  e.force = force;
+  e.unbounded = k.linear.unbounded;
   e.centre = reference;
   e.axes = k.linear.semi_axes;
   e.dirs = k.linear.directions;
@@ -156,7 +159,12 @@ void GraspMonitor::update(const mjModel* m, const mjData* d, const InstanceList*
   if (data_->JH().cols() > 0 && data_->G().allFinite() && data_->JH().allFinite()) {
     const int n = static_cast<int>(data_->JH().cols());
     g.ellipsoid = grasp_ellipsoid(data_->G(), data_->JH(), Eigen::MatrixXd::Identity(n, n), data_->reference);
-    if (synergy_used_ > 0) g.synergy_ellipsoid = grasp_ellipsoid(data_->G(), data_->JH(), S_hand_, data_->reference);
+    g.force_ellipsoid =
+        grasp_ellipsoid(data_->G(), data_->JH(), Eigen::MatrixXd::Identity(n, n), data_->reference, true);
+    if (synergy_used_ > 0) {
+      g.synergy_ellipsoid = grasp_ellipsoid(data_->G(), data_->JH(), S_hand_, data_->reference);
+      g.synergy_force_ellipsoid = grasp_ellipsoid(data_->G(), data_->JH(), S_hand_, data_->reference, true);
+    }
   }
   if (epsilon) {
     const EpsilonResult e = ferrari_canny(data_->contacts, data_->reference);

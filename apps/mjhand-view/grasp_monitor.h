@@ -16,16 +16,21 @@
 
 namespace mjhand::view {
 
-// The translation block of a kinematic manipulability ellipsoid (plugin/grasp/manipulability.h): the object-centre
+// The translation block of a manipulability ellipsoid (plugin/grasp/manipulability.h). Kinematic: the object-centre
 // velocities reachable with unit-norm inputs (joint speeds, or synergy speeds dz) compatible with rigid contacts.
+// Force: the forces on the object exerted with unit-norm joint torques (or synergy forces sigma), rigid model.
 struct GraspEllipsoid {
   bool ok = false;
+  bool force = false;                                 // force_manipulability instead of kinematic_manipulability
   Eigen::Vector3d centre = Eigen::Vector3d::Zero();  // G's reference point (object centre of mass) [m]
-  Eigen::Vector3d axes = Eigen::Vector3d::Zero();    // semi-axes, descending [m/s per unit input]
+  Eigen::Vector3d axes = Eigen::Vector3d::Zero();    // semi-axes: +inf first (force only), then descending
+                                                      // [m/s per unit input] or [N per unit input]
   Eigen::Matrix3d dirs = Eigen::Matrix3d::Identity();  // columns: unit directions (right-handed)
   int indeterminate = 0;                              // 6 - rank(G)
   int inputs = 0;                                     // columns of S (n_hand joints or k synergies)
-  int compatible_inputs = 0;                          // dim of the inputs compatible with the contacts
+  int compatible_inputs = 0;                          // kinematic: dim of the inputs compatible with the contacts;
+                                                      // force: rank of [S^T J_H^T; G]
+  int unbounded = 0;                                  // infinite semi-axes (force: held with zero input)
 };
 
 struct GraspMetrics {
@@ -46,6 +51,9 @@ struct GraspMetrics {
   // outside the synergies held fixed).
   GraspEllipsoid ellipsoid;          // joint space
   GraspEllipsoid synergy_ellipsoid;  // synergy space, when the model has a synergy instance driving a hand joint
+  // Force manipulability ellipsoids (force_manipulability, rigid contacts) with the same inputs.
+  GraspEllipsoid force_ellipsoid;          // joint torques
+  GraspEllipsoid synergy_force_ellipsoid;  // synergy forces sigma = S^T tau
   std::string synergy_instance;      // its name, "" when the model has none
   std::string synergy_note;          // why there is no synergy-space ellipsoid ("" when there is one)
 };

@@ -46,7 +46,7 @@ int App::run_headless() {
     imgui_ready_ = true;
   }
   std::string metrics = ui_.grasp->text();
-  if (const std::string e = ellipsoid_text(ui_.grasp->metrics(), ui_.overlays); !e.empty()) metrics += "\n" + e;
+  if (const std::string e = ellipsoid_text(ui_.grasp->metrics(), ui_.overlays, m); !e.empty()) metrics += "\n" + e;
   render::RenderHooks hooks;
   hooks.add_geoms = [&](mjvScene& scn) {
     add_overlays(m, d, ui_.overlays, scn);

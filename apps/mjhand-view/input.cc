@@ -54,6 +54,11 @@ void App::on_key(int key, int mods) {
       ui_.say(std::string("manipulability ellipsoid: ") + (ui_.overlays.ellipsoid_synergies ? "synergy" : "joint") +
               " space" + (ui_.overlays.manip_ellipsoid ? "" : " (E shows it)"));
       break;
+    case GLFW_KEY_K:  // the force manipulability ellipsoid, or the kinematic one
+      ui_.overlays.ellipsoid_force = !ui_.overlays.ellipsoid_force;
+      ui_.say(std::string("manipulability ellipsoid: ") + (ui_.overlays.ellipsoid_force ? "force" : "kinematic") +
+              (ui_.overlays.manip_ellipsoid ? "" : " (E shows it)"));
+      break;
     case GLFW_KEY_V: init_camera(); break;  // reset the view: frame the hand and object again, at the current state
     case GLFW_KEY_Q:
       if (ctrl) glfwSetWindowShouldClose(window_, GLFW_TRUE);

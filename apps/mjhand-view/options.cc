@@ -28,6 +28,10 @@ flags:
   --ellipsoid              show the grasp's kinematic manipulability ellipsoid from the start
   --synergy-ellipsoid      show it through the model's synergy plugin instance (synergy inputs dz instead of
                            joint speeds) from the start; the model must have one
+  --force-ellipsoid        show the force manipulability ellipsoid (forces on the object per unit joint torque,
+                           or per unit synergy force with --synergy-ellipsoid) instead, from the start
+  --force-ellipsoid-scale MM_PER_N
+                           its drawn size [mm per N of semi-axis] (default 1)
   --epsilon                compute Ferrari-Canny epsilon in the metrics box from the start
   --plot TEXT              plot every signal whose label contains TEXT from the start (repeatable), e.g.
                            --plot "q f1_" or --plot "contact normal"
@@ -50,6 +54,7 @@ keys:
   tab          show / hide the panels      C / F        toggle contact forces / friction cones
   E            toggle the manipulability ellipsoid
   S            ellipsoid through the synergies / with joint inputs (models with a synergy instance)
+  K            force / kinematic manipulability ellipsoid
   V            reset the view (frame the hand and the grasped object at the current state)
   ctrl+Q       quit
 mouse (like MuJoCo's simulate):
@@ -108,6 +113,10 @@ Options parse_options(int argc, char** argv) {
       o.ellipsoid = true;
     } else if (a == "--synergy-ellipsoid") {
       o.ellipsoid = o.synergy_ellipsoid = true;
+    } else if (a == "--force-ellipsoid") {
+      o.ellipsoid = o.force_ellipsoid = true;
+    } else if (a == "--force-ellipsoid-scale") {
+      o.force_ellipsoid_scale = number(a, value(), 1e-6, 1e6);
     } else if (a == "--plot") {
       o.plots.push_back(value());
     } else if (a == "--epsilon") {

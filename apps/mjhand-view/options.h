@@ -33,6 +33,8 @@ struct Options {
   bool cones = false;            // friction cones on from the start
   bool ellipsoid = false;        // --ellipsoid: the manipulability ellipsoid overlay on from the start
   bool synergy_ellipsoid = false;  // --synergy-ellipsoid: that ellipsoid through the model's synergies (and on)
+  bool force_ellipsoid = false;    // --force-ellipsoid: the force manipulability ellipsoid instead (and on)
+  double force_ellipsoid_scale = -1;  // --force-ellipsoid-scale MM_PER_N; < 0 = the default (OverlayFlags)
   bool epsilon = false;          // epsilon in the metrics box from the start
   std::vector<std::string> plots; // --plot TEXT: signals whose label contains TEXT are plotted from the start
   double quit_after = 0;         // --quit-after S: close the window after S wall-clock seconds (scripted runs)

@@ -63,26 +63,78 @@ double force_arrow_scale(const mjModel* m, const OverlayFlags& flags) {
   return 0.02 * extent * flags.force_scale;
 }
 
+double ellipsoid_drawn_scale(const OverlayFlags& flags) {
+  return flags.ellipsoid_force ? flags.force_ellipsoid_scale : flags.ellipsoid_scale;
+}
+
 double ellipsoid_drawn_axis(const mjModel* m, const OverlayFlags& flags, double a) {
   const double extent = m->stat.extent > 0 ? m->stat.extent : 1.0;
-  return std::max(static_cast<double>(flags.ellipsoid_scale) * a, 0.002 * extent);
+  return std::max(ellipsoid_drawn_scale(flags) * a, 0.002 * extent);
+}
+
+double ellipsoid_unbounded_axis(const mjModel* m, const OverlayFlags& flags, const GraspEllipsoid& e) {
+  const double extent = m->stat.extent > 0 ? m->stat.extent : 1.0;
+  double largest = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (std::isfinite(e.axes(i))) largest = std::max(largest, ellipsoid_drawn_axis(m, flags, e.axes(i)));
+  }
+  return std::max(kUnboundedAxisExtentShare * extent, 2 * largest);
+}
+
+Eigen::Vector3d ellipsoid_drawn_axes(const mjModel* m, const OverlayFlags& flags, const GraspEllipsoid& e) {
+  Eigen::Vector3d out;
+  for (int i = 0; i < 3; ++i) {
+    out(i) = std::isfinite(e.axes(i)) ? ellipsoid_drawn_axis(m, flags, e.axes(i)) : ellipsoid_unbounded_axis(m, flags, e);
+  }
+  return out;
 }
 
 const GraspEllipsoid& selected_ellipsoid(const GraspMetrics& g, const OverlayFlags& flags) {
+  if (flags.ellipsoid_force) return flags.ellipsoid_synergies ? g.synergy_force_ellipsoid : g.force_ellipsoid;
   return flags.ellipsoid_synergies ? g.synergy_ellipsoid : g.ellipsoid;
 }
 
-std::string ellipsoid_text(const GraspMetrics& g, const OverlayFlags& flags) {
+std::string ellipsoid_text(const GraspMetrics& g, const OverlayFlags& flags, const mjModel* m) {
   if (!flags.manip_ellipsoid) return "";
+  const std::string kind = flags.ellipsoid_force ? "force" : "kinematic";
   const std::string space =
       flags.ellipsoid_synergies ? "synergy space (instance '" + g.synergy_instance + "')" : "joint space";
   const GraspEllipsoid& e = selected_ellipsoid(g, flags);
-  if (flags.ellipsoid_synergies && !g.synergy_note.empty()) return "ellipsoid   synergy space: " + g.synergy_note;
-  if (!e.ok) return "ellipsoid   " + space + ": no grasp to draw";
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "ellipsoid   %s\n  inputs    %d of %d compatible\n  semi-axes %.3g %.3g %.3g m/s",
-                space.c_str(), e.compatible_inputs, e.inputs, e.axes(0), e.axes(1), e.axes(2));
-  return buf;
+  if (flags.ellipsoid_synergies && !g.synergy_note.empty()) {
+    return "ellipsoid   " + kind + ", synergy space: " + g.synergy_note;
+  }
+  if (!e.ok) return "ellipsoid   " + kind + ", " + space + ": no grasp to draw";
+  char buf[512];
+  if (!flags.ellipsoid_force) {
+    std::snprintf(buf, sizeof buf,
+                  "ellipsoid   kinematic, %s\n  inputs    %d of %d compatible %s\n  semi-axes %.3g %.3g %.3g m/s\n"
+                  "  drawn     %.3g m per m/s",
+                  space.c_str(), e.compatible_inputs, e.inputs,
+                  flags.ellipsoid_synergies ? "synergy speeds" : "joint speeds", e.axes(0), e.axes(1), e.axes(2),
+                  ellipsoid_drawn_scale(flags));
+    return buf;
+  }
+  std::string axes;
+  for (int i = 0; i < 3; ++i) {
+    char a[32];
+    std::snprintf(a, sizeof a, "%.3g", e.axes(i));
+    axes += std::string(i ? " " : "") + (std::isfinite(e.axes(i)) ? a : "unbounded");
+  }
+  std::snprintf(buf, sizeof buf, "ellipsoid   force, %s\n  inputs    %d %s\n  semi-axes %s N\n  drawn     %.3g mm per N",
+                space.c_str(), e.inputs,
+                flags.ellipsoid_synergies ? "synergy forces (unit sigma = S^T tau)" : "joint torques (unit 1 N m)",
+                axes.c_str(), 1000 * ellipsoid_drawn_scale(flags));
+  std::string s = buf;
+  if (e.unbounded > 0) {
+    // Forces some contact forces with zero joint torque (synergy force) exert: the structure holds them.
+    if (m) {
+      std::snprintf(buf, sizeof buf, ", unbounded %.3g m", ellipsoid_unbounded_axis(m, flags, e));
+      s += buf;
+    }
+    std::snprintf(buf, sizeof buf, "\n  %d unbounded: exerted with no input", e.unbounded);
+    s += buf;
+  }
+  return s;
 }
 
 void add_ellipsoid_overlay(const mjModel* m, const GraspMetrics& g, const OverlayFlags& flags, mjvScene& scn) {
@@ -92,13 +144,18 @@ void add_ellipsoid_overlay(const mjModel* m, const GraspMetrics& g, const Overla
   if (!geom) return;
   static const float joint_rgba[4] = {0.6f, 0.25f, 0.95f, 0.5f};
   static const float synergy_rgba[4] = {0.1f, 0.85f, 0.3f, 0.5f};
+  static const float force_joint_rgba[4] = {0.95f, 0.55f, 0.1f, 0.5f};
+  static const float force_synergy_rgba[4] = {0.1f, 0.55f, 0.95f, 0.5f};
+  const float* rgba = flags.ellipsoid_force ? (flags.ellipsoid_synergies ? force_synergy_rgba : force_joint_rgba)
+                                            : (flags.ellipsoid_synergies ? synergy_rgba : joint_rgba);
+  const Eigen::Vector3d drawn = ellipsoid_drawn_axes(m, flags, e);
   mjtNum size[3], pos[3], mat[9];
   for (int i = 0; i < 3; ++i) {
-    size[i] = ellipsoid_drawn_axis(m, flags, e.axes(i));
+    size[i] = drawn(i);
     pos[i] = e.centre(i);
     for (int j = 0; j < 3; ++j) mat[3 * i + j] = e.dirs(i, j);  // row-major; geom axis j = direction j
   }
-  mjv_initGeom(geom, mjGEOM_ELLIPSOID, size, pos, mat, flags.ellipsoid_synergies ? synergy_rgba : joint_rgba);
+  mjv_initGeom(geom, mjGEOM_ELLIPSOID, size, pos, mat, rgba);
   commit(scn, geom);
 }
 

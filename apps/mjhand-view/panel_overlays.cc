@@ -21,11 +21,21 @@ void draw_overlay_panel(UiState& ui) {
     ImGui::SetNextItemWidth(90);
     ImGui::SliderFloat("s##ellipsoid", &f.ellipsoid_scale, 0.01f, 100.0f, "%.2g s", ImGuiSliderFlags_Logarithmic);
     ImGui::Checkbox("through the synergies (S)", &f.ellipsoid_synergies);
+    ImGui::Checkbox("force ellipsoid (K)", &f.ellipsoid_force);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(90);
+    float mm_per_n = 1000 * f.force_ellipsoid_scale;
+    if (ImGui::SliderFloat("mm/N##force_ellipsoid", &mm_per_n, 0.001f, 100.0f, "%.2g mm/N",
+                           ImGuiSliderFlags_Logarithmic)) {
+      f.force_ellipsoid_scale = 1e-3f * mm_per_n;
+    }
     if (f.manip_ellipsoid && ui.grasp) {
       const GraspMetrics& g = ui.grasp->metrics();
       const GraspEllipsoid& e = selected_ellipsoid(g, f);
       if (f.ellipsoid_synergies && !g.synergy_note.empty()) {
         ImGui::TextDisabled("%s", g.synergy_note.c_str());
+      } else if (e.ok && f.ellipsoid_force) {
+        ImGui::TextUnformatted(ellipsoid_text(g, f, ui.session->m()).c_str());
       } else if (e.ok) {
         ImGui::Text("semi-axes %.3g %.3g %.3g m/s per unit %s", e.axes(0), e.axes(1), e.axes(2),
                     f.ellipsoid_synergies ? "synergy speed" : "joint speed");

@@ -61,7 +61,7 @@ void draw_sim_panel(UiState& ui) {
 void draw_metrics_box(UiState& ui) {
   if (ImGui::Begin("Grasp metrics")) {
     ImGui::TextUnformatted(ui.grasp->text().c_str());
-    const std::string e = ellipsoid_text(ui.grasp->metrics(), ui.overlays);
+    const std::string e = ellipsoid_text(ui.grasp->metrics(), ui.overlays, ui.session->m());
     if (!e.empty()) ImGui::TextUnformatted(e.c_str());
     ImGui::Checkbox("epsilon (Ferrari-Canny L1)", &ui.epsilon);
   }

@@ -6,7 +6,8 @@
 #              berul_finger_markers.xml, 2.4%, the next ones 5%); a model MuJoCo cannot compile alone passes only when another model
 #              includes it (an include-only fragment, listed), and every other model must give a screenshot.
 # MODE errors: bad model -> nonzero exit + MuJoCo's message; --keyframe nonexistent -> the known keyframes; no
-#              display -> the xvfb-run hint; --synergy-ellipsoid without a synergy instance -> refused; --ui draws panels (image differs from the one without); the
+#              display -> the xvfb-run hint; --synergy-ellipsoid without a synergy instance -> refused; --force-ellipsoid
+#              changes the image, a bad --force-ellipsoid-scale is refused; --ui draws panels (image differs from the one without); the
 #              interactive window runs and quits (--quit-after); --help lists every flag.
 # Exit 77 (ctest SKIP_RETURN_CODE) when xvfb-run is not installed.
 set -u
@@ -94,6 +95,16 @@ if [ "$MODE" = errors ]; then
   [ $? -eq 2 ] && grep -q "no synergy plugin instance" "$WORK/se.err" || { bad "--synergy-ellipsoid without synergies not refused"; cat "$WORK/se.err"; }
   "$VIEWER" "$SRC/models/direct_drive_synergy_grasp.xml" --keyframe hold --synergy-ellipsoid --screenshot "$WORK/se_ok.png" \
     --width 320 --height 240 >/dev/null 2>&1 || bad "--synergy-ellipsoid on the synergy grasp failed"
+  # 4c. --force-ellipsoid draws the force ellipsoid instead of the kinematic one (the images differ); a bad
+  # --force-ellipsoid-scale is refused by name.
+  "$VIEWER" "$SRC/models/egrasp_hold.xml" --ellipsoid --screenshot "$WORK/ke.png" --width 320 --height 240 >/dev/null 2>&1 ||
+    bad "--ellipsoid on egrasp_hold failed"
+  "$VIEWER" "$SRC/models/egrasp_hold.xml" --force-ellipsoid --force-ellipsoid-scale 2 --screenshot "$WORK/fe.png" \
+    --width 320 --height 240 >/dev/null 2>&1 || bad "--force-ellipsoid on egrasp_hold failed"
+  d=$("$CHECK" diff "$WORK/ke.png" "$WORK/fe.png") || bad "cannot compare the kinematic and force ellipsoid screenshots"
+  awk -v f="$d" 'BEGIN{exit !(f >= 0.01)}' || bad "--force-ellipsoid changed only $d of the pixels"
+  "$VIEWER" "$SRC/models/egrasp_hold.xml" --force-ellipsoid-scale 0 --screenshot "$WORK/fs.png" 2>"$WORK/fs.err" >/dev/null
+  [ $? -eq 2 ] && grep -q -- "--force-ellipsoid-scale" "$WORK/fs.err" || { bad "--force-ellipsoid-scale 0 not refused"; cat "$WORK/fs.err"; }
   # 5. --ui draws the panels into the screenshot: the image differs from the plain one in a sizeable area.
   M="$SRC/models/grasp_sensor_scene.xml"
   "$VIEWER" "$M" --screenshot "$WORK/plain.png" --time 0.3 --width 640 --height 480 >/dev/null 2>&1 || bad "plain screenshot failed"
@@ -111,7 +122,7 @@ if [ "$MODE" = errors ]; then
   # 7. --help lists every flag and the main keys.
   help=$("$VIEWER" --help) || bad "--help exit code"
   for f in --keyframe --set --object --speed --paused --cones --epsilon --width --height --camera --lookat --azimuth \
-           --elevation --distance --plot --screenshot --time --ui --quit-after --ellipsoid --synergy-ellipsoid space backspace F2 ctrl+L; do
+           --elevation --distance --plot --screenshot --time --ui --quit-after --ellipsoid --synergy-ellipsoid --force-ellipsoid --force-ellipsoid-scale space backspace F2 ctrl+L; do
     grep -q -- "$f" <<<"$help" || bad "--help does not mention $f"
   done
   exit $fail
