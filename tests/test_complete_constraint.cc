@@ -106,7 +106,7 @@ TEST_CASE("complete constraint: G^T maps the object twist to the contact frame t
     mj_jac(m.get(), d.get(), jp.data(), jr.data(), pt, obj);
     const Eigen::Vector3d v = Eigen::Map<Eigen::Matrix<mjtNum, 3, Eigen::Dynamic, Eigen::RowMajor>>(jp.data(), 3, m->nv) * qvel;
     const Eigen::Vector3d w = Eigen::Map<Eigen::Matrix<mjtNum, 3, Eigen::Dynamic, Eigen::RowMajor>>(jr.data(), 3, m->nv) * qvel;
-    Eigen::Matrix<double, 6, 1> expect;
+    Eigen::VectorXd expect(6);  // dynamic: GCC 12 cannot bound head(r) of a fixed 6-vector (false -Warray-bounds)
     expect << c.frame.transpose() * v, c.frame.transpose() * w;
     const int r = contact_rows(c.model);
     worst = std::max(worst, (local.segment(row, r) - expect.head(r)).cwiseAbs().maxCoeff());
