@@ -60,6 +60,19 @@ Wrench as_wrench(nb::handle v, const char* what) {
   return w;
 }
 
+// The grasp PGR evaluates (stiffness None: rigid synergies / none, as the core's empty matrices).
+QuasiStaticGrasp quasi_static_grasp(nb::handle G, nb::handle JH, nb::handle Kc, nb::handle Kq, nb::handle S,
+                                    nb::handle Kz) {
+  QuasiStaticGrasp g;
+  g.G = as_matrix(G, "G");
+  g.J = as_matrix(JH, "J_H");
+  g.Kc = as_matrix(Kc, "Kc");
+  g.Kq = as_matrix(Kq, "Kq");
+  g.S = optional_matrix(S, "S");
+  g.Kz = optional_matrix(Kz, "Kz");
+  return g;
+}
+
 VcostParams vcost_params(double fmin, double fmax, double k) {
   VcostParams p;
   p.fmin = fmin;
@@ -263,13 +276,7 @@ void bind_syngrasp(nb::module_& m) {
   m.def("potential_grasp_robustness",
         [](const Contacts& c, nb::handle G, nb::handle JH, nb::handle Kc, nb::handle Kq, nb::handle S, nb::handle Kz,
            double fmin, double fmax, double k) {
-          QuasiStaticGrasp g;
-          g.G = as_matrix(G, "G");
-          g.J = as_matrix(JH, "J_H");
-          g.Kc = as_matrix(Kc, "Kc");
-          g.Kq = as_matrix(Kq, "Kq");
-          g.S = optional_matrix(S, "S");
-          g.Kz = optional_matrix(Kz, "Kz");
+          const QuasiStaticGrasp g = quasi_static_grasp(G, JH, Kc, Kq, S, Kz);
           RobustnessOptions o;
           o.cost = vcost_params(fmin, fmax, k);
           return potential_grasp_robustness(c, g, o);
@@ -293,13 +300,7 @@ void bind_syngrasp(nb::module_& m) {
         [](const Contacts& c, nb::handle G, nb::handle JH, nb::handle Kc, nb::handle Kq,
            const std::vector<std::vector<int>>& combinations, nb::handle S, nb::handle Kz, double fmin, double fmax,
            double k) {
-          QuasiStaticGrasp g;
-          g.G = as_matrix(G, "G");
-          g.J = as_matrix(JH, "J_H");
-          g.Kc = as_matrix(Kc, "Kc");
-          g.Kq = as_matrix(Kq, "Kq");
-          g.S = optional_matrix(S, "S");
-          g.Kz = optional_matrix(Kz, "Kz");
+          const QuasiStaticGrasp g = quasi_static_grasp(G, JH, Kc, Kq, S, Kz);
           RobustnessOptions o;
           o.cost = vcost_params(fmin, fmax, k);
           return pgr_over_combinations(c, g, state_combinations(combinations), o);
