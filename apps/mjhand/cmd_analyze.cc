@@ -19,6 +19,7 @@
 #include <mjhand/grasp/grasp_statics.h>
 #include <mjhand/grasp/hand_jacobian.h>
 #include <mjhand/grasp/hand_structure.h>
+#include <mjhand/grasp/quasistatic.h>
 #include <mjhand/grasp/stiffness.h>
 #include <mjhand/host/config.h>
 #include <mjhand/io/model_io.h>
@@ -250,11 +251,9 @@ void add_stiffness(const mjModel* m, const mjData* d, const HandModel& hand, Ana
       const int base = wrist_base_body(m, hand);
       rep.wrist_body = mj_name(m, mjOBJ_BODY, base);
       rep.wrist_point = Eigen::Vector3d(d->xpos[3 * base], d->xpos[3 * base + 1], d->xpos[3 * base + 2]);
-      const Eigen::MatrixXd Jw = wrist_jacobian(contacts, rep.wrist_point);
-      const Eigen::MatrixXd Cw = wrist_stiffness(rep.wrist_stiffness(0), rep.wrist_stiffness(1)).inverse();
-      Eigen::MatrixXd C = contact_compliance(rep.JH, Kc, Kq, kNoSynergies, kRigid);
-      C += Jw * Cw * Jw.transpose();
-      const Eigen::MatrixXd K = invert_contact_compliance("--wrist-stiffness", C);
+      const Eigen::MatrixXd K = wrist_contact_stiffness(
+          "--wrist-stiffness", rep.JH, wrist_jacobian(contacts, rep.wrist_point), Kc, Kq,
+          wrist_stiffness(rep.wrist_stiffness(0), rep.wrist_stiffness(1)), kNoSynergies, kRigid);
       rep.KO = rep.G * K * rep.G.transpose();
       rep.KO = 0.5 * (rep.KO + rep.KO.transpose());
     } else {

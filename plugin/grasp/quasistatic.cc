@@ -80,19 +80,33 @@ Eigen::MatrixXd append_identity6(const Eigen::MatrixXd& A) {
 
 // The pieces shared by wrist_quasistatic_maps and slide_displacements: checks Jw and Kw, and returns the extended
 // hand J_ext = [J_H, J_w] (in J_ext), K of the extended compliance (in o.K) and the extended joint compliance.
+}  // namespace
+
+Eigen::MatrixXd wrist_contact_stiffness(const char* function, const Eigen::Ref<const Eigen::MatrixXd>& JH,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& Jw,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& Kc,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& Kq,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& Kw,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& S,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& Kz) {
+  require_size(function, "Jw", Jw, JH.rows(), 6, "m x 6 with m = rows of JH (wrist_jacobian)");
+  if (!Jw.allFinite()) throw std::invalid_argument(std::string(function) + ": Jw has non-finite entries");
+  Eigen::MatrixXd C = contact_compliance(JH, Kc, Kq, S, Kz);  // checks JH, Kc, Kq, S, Kz
+  if (Kw.size() != 0) require_stiffness(function, "Kw", Kw, 6, "6 x 6 (wrist_stiffness; kRigid for a fixed wrist)");
+  C.noalias() += Jw * compliance_or_zero(Kw, 6) * Jw.transpose();
+  return invert_contact_compliance(function, C);
+}
+
+namespace {
+
 Eigen::MatrixXd extend_with_wrist(const char* fn, const Eigen::Ref<const Eigen::MatrixXd>& JH,
                                   const Eigen::Ref<const Eigen::MatrixXd>& Jw, const Eigen::Ref<const Eigen::MatrixXd>& Kc,
                                   const Eigen::Ref<const Eigen::MatrixXd>& Kq, const Eigen::Ref<const Eigen::MatrixXd>& Kw,
                                   const Eigen::Ref<const Eigen::MatrixXd>& S, const Eigen::Ref<const Eigen::MatrixXd>& Kz,
                                   Eigen::MatrixXd& J_ext, QuasistaticMaps& o) {
   const Eigen::Index m = JH.rows(), n = JH.cols();
-  require_size(fn, "Jw", Jw, m, 6, "m x 6 with m = rows of JH (wrist_jacobian)");
-  if (!Jw.allFinite()) throw std::invalid_argument(std::string(fn) + ": Jw has non-finite entries");
-  Eigen::MatrixXd C = contact_compliance(JH, Kc, Kq, S, Kz);  // checks JH, Kc, Kq, S, Kz
-  if (Kw.size() != 0) require_stiffness(fn, "Kw", Kw, 6, "6 x 6 (wrist_stiffness; kRigid for a fixed wrist)");
+  o.K = wrist_contact_stiffness(fn, JH, Jw, Kc, Kq, Kw, S, Kz);
   const Eigen::MatrixXd Cw = compliance_or_zero(Kw, 6);
-  C.noalias() += Jw * Cw * Jw.transpose();
-  o.K = invert_contact_compliance(fn, C);
   J_ext.resize(m, n + 6);
   J_ext << JH, Jw;
   Eigen::MatrixXd Cq = Eigen::MatrixXd::Zero(n + 6, n + 6);

@@ -57,6 +57,17 @@ struct QuasistaticSolution {
 QuasistaticSolution quasistatic_solution(const QuasistaticMaps& maps, const Eigen::Ref<const Eigen::VectorXd>& dw,
                                          const Eigen::Ref<const Eigen::VectorXd>& dz_r);
 
+// The equivalent contact stiffness with a compliant wrist: K = (K_c^-1 + J_H K_q^-1 J_H^T + J_H S K_z^-1 S^T J_H^T
+// + J_w K_w^-1 J_w^T)^-1 (SynGrasp's K with J_ext = [J_H, J_w], K_q,ext = blkdiag(K_q, K_w); kRigid for a rigid
+// element). `function` names the caller in the std::invalid_argument thrown for bad sizes or a singular compliance.
+Eigen::MatrixXd wrist_contact_stiffness(const char* function, const Eigen::Ref<const Eigen::MatrixXd>& JH,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& Jw,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& Kc,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& Kq,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& Kw,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& S,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& Kz);
+
 // A compliant wrist (SynGrasp's SGwristStiffness and the extended Jacobian of SGslide): the hand's base moves by
 // dx_w = (translation of the wrist point [m], rotation vector [rad]), world axes, against the 6 x 6 spring K_w
 // (wrist_stiffness, stiffness.h) whose other end, the arm's commanded wrist pose, moves by dx_r:
