@@ -78,8 +78,6 @@ Eigen::MatrixXd append_identity6(const Eigen::MatrixXd& A) {
   return B;
 }
 
-// The pieces shared by wrist_quasistatic_maps and slide_displacements: checks Jw and Kw, and returns the extended
-// hand J_ext = [J_H, J_w] (in J_ext), K of the extended compliance (in o.K) and the extended joint compliance.
 }  // namespace
 
 Eigen::MatrixXd wrist_contact_stiffness(const char* function, const Eigen::Ref<const Eigen::MatrixXd>& JH,
@@ -99,6 +97,15 @@ Eigen::MatrixXd wrist_contact_stiffness(const char* function, const Eigen::Ref<c
 
 namespace {
 
+// G must be d x m (m = rows of J_H), non-empty and finite: std::invalid_argument naming `fn` otherwise.
+void require_grasp_matrix(const char* fn, const Eigen::Ref<const Eigen::MatrixXd>& G, Eigen::Index m) {
+  require_size(fn, "G", G, G.rows(), m, "d x m with m = rows of JH");
+  if (G.rows() == 0 || m == 0) throw std::invalid_argument(std::string(fn) + ": G and JH must not be empty (no contacts)");
+  if (!G.allFinite()) throw std::invalid_argument(std::string(fn) + ": G has non-finite entries");
+}
+
+// The pieces shared by wrist_quasistatic_maps and slide_displacements: checks Jw and Kw, and returns the extended
+// hand J_ext = [J_H, J_w] (in J_ext), K of the extended compliance (in o.K) and the extended joint compliance.
 Eigen::MatrixXd extend_with_wrist(const char* fn, const Eigen::Ref<const Eigen::MatrixXd>& JH,
                                   const Eigen::Ref<const Eigen::MatrixXd>& Jw, const Eigen::Ref<const Eigen::MatrixXd>& Kc,
                                   const Eigen::Ref<const Eigen::MatrixXd>& Kq, const Eigen::Ref<const Eigen::MatrixXd>& Kw,
@@ -106,12 +113,11 @@ Eigen::MatrixXd extend_with_wrist(const char* fn, const Eigen::Ref<const Eigen::
                                   Eigen::MatrixXd& J_ext, QuasistaticMaps& o) {
   const Eigen::Index m = JH.rows(), n = JH.cols();
   o.K = wrist_contact_stiffness(fn, JH, Jw, Kc, Kq, Kw, S, Kz);
-  const Eigen::MatrixXd Cw = compliance_or_zero(Kw, 6);
   J_ext.resize(m, n + 6);
   J_ext << JH, Jw;
   Eigen::MatrixXd Cq = Eigen::MatrixXd::Zero(n + 6, n + 6);
   Cq.topLeftCorner(n, n) = compliance_or_zero(Kq, n);
-  Cq.bottomRightCorner(6, 6) = Cw;
+  Cq.bottomRightCorner(6, 6) = compliance_or_zero(Kw, 6);
   return Cq;
 }
 
@@ -121,10 +127,8 @@ QuasistaticMaps quasistatic_maps(const Eigen::Ref<const Eigen::MatrixXd>& G, con
                                  const Eigen::Ref<const Eigen::MatrixXd>& Kc, const Eigen::Ref<const Eigen::MatrixXd>& Kq,
                                  const Eigen::Ref<const Eigen::MatrixXd>& S, const Eigen::Ref<const Eigen::MatrixXd>& Kz) {
   const char* fn = "quasistatic_maps";
-  const Eigen::Index m = JH.rows(), n = JH.cols(), d = G.rows();
-  require_size(fn, "G", G, d, m, "d x m with m = rows of JH");
-  if (d == 0 || m == 0) throw std::invalid_argument("quasistatic_maps: G and JH must not be empty (no contacts)");
-  if (!G.allFinite()) throw std::invalid_argument("quasistatic_maps: G has non-finite entries");
+  const Eigen::Index n = JH.cols();
+  require_grasp_matrix(fn, G, JH.rows());
   QuasistaticMaps o;
   o.K = equivalent_contact_stiffness(JH, Kc, Kq, S, Kz);  // checks JH, Kc, Kq, S, Kz
   o.S = S.size() != 0 ? Eigen::MatrixXd(S) : Eigen::MatrixXd::Identity(n, n);
@@ -141,10 +145,8 @@ QuasistaticMaps wrist_quasistatic_maps(const Eigen::Ref<const Eigen::MatrixXd>& 
                                        const Eigen::Ref<const Eigen::MatrixXd>& S,
                                        const Eigen::Ref<const Eigen::MatrixXd>& Kz) {
   const char* fn = "wrist_quasistatic_maps";
-  const Eigen::Index m = JH.rows(), n = JH.cols(), d = G.rows();
-  require_size(fn, "G", G, d, m, "d x m with m = rows of JH");
-  if (d == 0 || m == 0) throw std::invalid_argument("wrist_quasistatic_maps: G and JH must not be empty (no contacts)");
-  if (!G.allFinite()) throw std::invalid_argument("wrist_quasistatic_maps: G has non-finite entries");
+  const Eigen::Index n = JH.cols();
+  require_grasp_matrix(fn, G, JH.rows());
   QuasistaticMaps o;
   Eigen::MatrixXd J_ext;
   const Eigen::MatrixXd Cq = extend_with_wrist(fn, JH, Jw, Kc, Kq, Kw, S, Kz, J_ext, o);
