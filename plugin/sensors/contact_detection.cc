@@ -117,31 +117,41 @@ std::vector<std::string> split_list(const std::string& s) {
 }
 
 // A hand without mjhand's naming (no embedded chains): its structure as `mjhand analyze` infers it (no object:
-// loose free bodies are not the hand).
-bool inferred_hand(const mjModel* m) { return embedded_finger_names(m).empty(); }
+// loose free bodies are not the hand), computed once per layout.
+struct InferredHand {
+  bool used = false;  // the model carries no embedded chains
+  bool ok = false;    // and a hand was found (else `why`)
+  HandModel hand;
+  std::string why;
+};
 
-std::string default_palm(const mjModel* m) {
-  if (body_id(m, "palm") >= 0) return "palm";
-  if (!inferred_hand(m)) return "";
+InferredHand infer_hand(const mjModel* m) {
+  InferredHand h;
+  h.used = embedded_finger_names(m).empty();
+  if (!h.used) return h;
   try {
-    const HandModel h = infer_hand_structure(m, -1);
-    const char* name = h.palm_body >= 0 ? mj_id2name(m, mjOBJ_BODY, h.palm_body) : nullptr;
-    return name ? name : "";
-  } catch (const GraspError&) {
-    return "";  // no hand at all: finger_list says so
+    h.hand = infer_hand_structure(m, -1);
+    h.ok = true;
+  } catch (const GraspError& e) {
+    h.why = e.what();
   }
+  return h;
+}
+
+std::string default_palm(const mjModel* m, const InferredHand& inferred) {
+  if (body_id(m, "palm") >= 0) return "palm";
+  if (!inferred.ok || inferred.hand.palm_body < 0) return "";  // no hand at all: finger_list says so
+  const char* name = mj_id2name(m, mjOBJ_BODY, inferred.hand.palm_body);
+  return name ? name : "";
 }
 
 // The fingers' names; "all": a generated hand's embedded chains, else the inferred fingers (each named by its root
 // with the most dofs).
-std::vector<std::string> finger_list(const mjModel* m, const std::string& value) {
+std::vector<std::string> finger_list(const mjModel* m, const std::string& value, const InferredHand& inferred) {
   if (value != "all") return split_list(value);
-  if (!inferred_hand(m)) return embedded_finger_names(m);
-  try {
-    return infer_hand_structure(m, -1).finger_names;
-  } catch (const GraspError& e) {
-    throw std::runtime_error(std::string("no fingers to watch (no finger chains; ") + e.what() + ")");
-  }
+  if (!inferred.used) return embedded_finger_names(m);
+  if (!inferred.ok) throw std::runtime_error("no fingers to watch (no finger chains; " + inferred.why + ")");
+  return inferred.hand.finger_names;
 }
 
 // The bodies of finger f: a generated hand's <f>_link1, <f>_link2, ...; else, with fingers=all on any other hand, the
@@ -189,22 +199,16 @@ std::vector<std::string> embedded_finger_names(const mjModel* m) {
   return out;
 }
 
-ContactLayout contact_layout(const mjModel* m, const std::vector<std::string>& fingers, const std::string& palm) {
+namespace {
+
+ContactLayout layout_of(const mjModel* m, const std::vector<std::string>& fingers, const std::string& palm,
+                        const InferredHand& inferred) {
   ContactLayout layout;
   layout.fingers = fingers;
   if (fingers.empty()) throw std::runtime_error("no fingers to watch (no finger chains and no fingers found)");
   std::vector<std::vector<int>> rows;
-  HandModel inferred;
-  bool infer = inferred_hand(m);
-  if (infer) {
-    try {
-      inferred = infer_hand_structure(m, -1);
-    } catch (const GraspError&) {
-      infer = false;  // no inferable hand: listed fingers are root bodies
-    }
-  }
   for (const std::string& f : fingers) {
-    const std::vector<int> row = finger_bodies(m, f, infer ? &inferred : nullptr);
+    const std::vector<int> row = finger_bodies(m, f, inferred.ok ? &inferred.hand : nullptr);
     layout.phalanges = std::max(layout.phalanges, static_cast<int>(row.size()));
     rows.push_back(row);
   }
@@ -239,6 +243,12 @@ ContactLayout contact_layout(const mjModel* m, const std::vector<std::string>& f
   return layout;
 }
 
+}  // namespace
+
+ContactLayout contact_layout(const mjModel* m, const std::vector<std::string>& fingers, const std::string& palm) {
+  return layout_of(m, fingers, palm, infer_hand(m));
+}
+
 ContactLayout declared_contact_layout(const mjModel* m, const std::string& instance, int* signal_sensor) {
   const int native = mj_name2id(m, mjOBJ_PLUGIN, instance.c_str());
   if (native < 0) throw std::runtime_error("no plugin instance '" + instance + "' (<instance name=\"" + instance + "\">)");
@@ -254,7 +264,8 @@ ContactLayout declared_contact_layout(const mjModel* m, const std::string& insta
 ContactLayout configured_contact_layout(const mjModel* m,
                                         const std::vector<std::pair<std::string, std::string>>& config,
                                         int* signal_sensor, int* where_sensor) {
-  std::string sensor, where, fingers = "all", palm = default_palm(m);
+  const InferredHand inferred = infer_hand(m);
+  std::string sensor, where, fingers = "all", palm = default_palm(m, inferred);
   for (const auto& [k, v] : config) {
     if (k == "sensor") sensor = v;
     if (k == "where") where = v;
@@ -263,7 +274,7 @@ ContactLayout configured_contact_layout(const mjModel* m,
   }
   if (signal_sensor) *signal_sensor = mj_name2id(m, mjOBJ_SENSOR, sensor.c_str());
   if (where_sensor) *where_sensor = where.empty() ? -1 : mj_name2id(m, mjOBJ_SENSOR, where.c_str());
-  return contact_layout(m, finger_list(m, fingers), palm);
+  return layout_of(m, finger_list(m, fingers, inferred), palm, inferred);
 }
 
 std::vector<std::string> contact_channel_names(const ContactLayout& layout) {
@@ -278,11 +289,12 @@ std::vector<std::string> contact_channel_names(const ContactLayout& layout) {
 std::unique_ptr<Plugin> make_contact_detection_plugin(const mjModel* m, const Config& cfg) {
   const int signal = cfg.get_object("sensor", mjOBJ_SENSOR);
   const std::string fingers = cfg.get_string("fingers", "all");
-  std::string palm = cfg.get_string("palm", default_palm(m));
+  const InferredHand inferred = infer_hand(m);
+  std::string palm = cfg.get_string("palm", default_palm(m, inferred));
   if (palm == "none") palm.clear();
   ContactLayout layout;
   try {
-    layout = contact_layout(m, finger_list(m, fingers), palm);
+    layout = layout_of(m, finger_list(m, fingers, inferred), palm, inferred);
   } catch (const std::exception& e) {
     cfg.fail(cfg.has("palm") && std::string(e.what()).find("palm") != std::string::npos ? "palm" : "fingers", e.what());
   }
