@@ -1,25 +1,19 @@
 #!/usr/bin/env bash
-# Short libFuzzer runs of every mjhand parser (docs/reliability.md): configures a clang build in build-fuzz with the
-# library under -fsanitize=fuzzer-no-link,address,undefined, builds only the fuzz targets, runs each for SECONDS
-# (default 60) from its seed corpus in tests/fuzz/corpus/, then replays tests/fuzz/regressions/<target>/.
+# Short libFuzzer runs of every mjhand parser (docs/reliability.md): configures the clang sanitizer build
+# (scripts/configure-sanitize.sh: ASan + UBSan, the parsers' files instrumented for coverage; build-sanitize, which
+# scripts/test.sh's ASan stage builds too), builds the fuzz targets, runs each for SECONDS (default 60) from its seed
+# corpus in tests/fuzz/corpus/, then replays tests/fuzz/regressions/<target>/.
 # Exits non-zero on the first finding: a crash, sanitizer report, leak, uncaught exception or an input that takes
-# longer than MJHAND_FUZZ_TIMEOUT seconds (default 1). New corpus entries go to build-fuzz/corpus/, never into the
+# longer than MJHAND_FUZZ_TIMEOUT seconds (default 1). New corpus entries go to BUILD/corpus/, never into the
 # repository. Usage: scripts/fuzz.sh [SECONDS]   (MJHAND_FUZZ_BUILD=dir to use another build directory)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 seconds="${1:-60}"
-build="${MJHAND_FUZZ_BUILD:-build-fuzz}"
+build="${MJHAND_FUZZ_BUILD:-build-sanitize}"
 timeout="${MJHAND_FUZZ_TIMEOUT:-1}"
 targets=(fuzz_config fuzz_hand_spec fuzz_scene_spec fuzz_campaign fuzz_coupling_csv)
-command -v clang++ >/dev/null ||
-  { echo "fuzz.sh: clang++ not found (apt-get install clang libclang-rt-14-dev)" >&2; exit 1; }
-
-san="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
-CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMJHAND_FUZZ=ON \
-  -DMJHAND_BUILD_VIEWER=OFF -DMJHAND_BUILD_BENCHMARKS=OFF -DMJHAND_WITH_KDL=OFF \
-  -DCMAKE_CXX_FLAGS="$san" -DCMAKE_C_FLAGS="$san" \
-  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+scripts/configure-sanitize.sh "$build"
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1

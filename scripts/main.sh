@@ -5,6 +5,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 scripts/install-deps.sh
+# Ninja for a new build folder (an existing one keeps its generator).
+export CMAKE_GENERATOR="${CMAKE_GENERATOR:-Ninja}"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j"$(nproc)"
+cmake --build build -j"$(nproc)" --target mjhand_cli  # the CLI and the library it links: nothing else
 ./build/bin/mjhand run models/egrasp_scene.xml --duration 2 --out out/egrasp_scene "$@"

@@ -1,12 +1,37 @@
 #!/usr/bin/env bash
-# The Python package as a user installs it: `pip install .` into .venv with pip's build isolation (so the build
-# requirements pinned in pyproject.toml are what builds it), then the pytest suite of tests/python/package against
-# the installed package, from outside the checkout's python/ folder. Needs scripts/install-deps.sh and, for the
-# second-copy test, the Release build's libmjhand_plugins.so (build/). Usage: scripts/test-python-package.sh
+# The Python package and its pytest suite (tests/python/package), run against the installed package from outside the
+# checkout's python/ folder. Needs scripts/install-deps.sh and, for the second-copy test, the Release build's
+# libmjhand_plugins.so (build/).
+#   scripts/test-python-package.sh                 `pip install .` as a user does it: pip's build isolation (so the
+#                                                  build requirements pinned in pyproject.toml are what builds it)
+#                                                  and a build folder of its own (build-python/), then the suite.
+#   scripts/test-python-package.sh --reuse BUILD   the quick tier: `pip install --no-build-isolation` into the
+#                                                  configured Release build BUILD, which compiles only the
+#                                                  extension module (the library's objects have the same flags), then
+#                                                  the suite. BUILD keeps MJHAND_BUILD_PYTHON=ON afterwards.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="${MJHAND_VENV:-$root/.venv}"
-"$venv/bin/python" -m pip install -q --disable-pip-version-check "$root"
+pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check)
+if [ "${1:-}" = --reuse ]; then
+  build="$(cd "${2:?usage: $0 [--reuse BUILD_DIR]}" && pwd)"
+  [ -f "$build/CMakeCache.txt" ] || { echo "$0: $build is not a configured build folder" >&2; exit 2; }
+  # The options the Release build was configured with, so that scikit-build-core's configure changes nothing but
+  # adding the module (pyproject.toml turns tests, benchmarks and the viewer off for a user's install).
+  opt() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
+  export CMAKE_GENERATOR="$(opt CMAKE_GENERATOR)"
+  "${pip[@]}" --no-build-isolation -C build-dir="$build" \
+    -C cmake.define.MJHAND_BUILD_TESTS="$(opt MJHAND_BUILD_TESTS)" \
+    -C cmake.define.MJHAND_BUILD_BENCHMARKS="$(opt MJHAND_BUILD_BENCHMARKS)" \
+    -C cmake.define.MJHAND_BUILD_VIEWER="$(opt MJHAND_BUILD_VIEWER)" "$root"
+  # pip's staging folder, now deleted, must not stay the build's install prefix (`cmake --install BUILD`).
+  cmake -S "$root" -B "$build" -UCMAKE_INSTALL_PREFIX >/dev/null
+elif [ $# -eq 0 ]; then
+  "${pip[@]}" "$root"
+else
+  echo "usage: $0 [--reuse BUILD_DIR]" >&2
+  exit 2
+fi
 cd "$root/tests/python/package"
 MJHAND_PLUGIN_LIBRARY="$root/build/lib/libmjhand_plugins.so" "$venv/bin/python" -m pytest -q -p no:cacheprovider .
 "$venv/bin/python" bench_overhead.py --n 2000 --repetitions 3  # smoke run of the benchmark program (BENCHMARKS.md)

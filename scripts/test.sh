@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
-# Installs dependencies, builds mjhand and runs the whole test suite through ctest: first a Release build, then the
-# Python package (pip install . + pytest), then an ASan+UBSan build, a ThreadSanitizer run of the threaded tests and short fuzz runs (docs/reliability.md; skip with
-# MJHAND_SKIP_SANITIZE=1, MJHAND_SKIP_TSAN=1, MJHAND_SKIP_FUZZ=1).
+# mjhand's test suite in two tiers (README, "Run the tests"; docs/reliability.md, "Cost in CI"):
+#   scripts/test.sh quick   contributors: Release build of everything, the test-registration and layering checks,
+#                           ctest, then the Python package built from that same build and its pytest suite.
+#   scripts/test.sh [full]  CI (.ci/run): the quick tier with the Python package installed as a user installs it,
+#                           then the install check, the headline-figure check (callgrind), an ASan+UBSan build of the
+#                           library and its unit and threaded tests, ThreadSanitizer on the threaded tests, and short
+#                           libFuzzer runs of every parser. Skip stages with MJHAND_SKIP_SANITIZE=1,
+#                           MJHAND_SKIP_TSAN=1, MJHAND_SKIP_FUZZ=1.
+# Both install the dependencies first (scripts/install-deps.sh). Each stage's start is printed as "== [m:ss] stage".
 set -euo pipefail
+tier="${1:-full}"
+case "$tier" in
+  quick | full) ;;
+  *) echo "usage: $0 [quick|full]   (default full: what CI runs)" >&2; exit 2 ;;
+esac
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 scripts/install-deps.sh
@@ -10,17 +21,26 @@ jobs="$(nproc)"
 # Every outside dependency a test needs (X display via xvfb-run, gnuplot, KDL) is installed above: a missing one
 # fails its test here instead of showing as skipped (tests/test_util.h: skip_without).
 export MJHAND_REQUIRE_TEST_DEPS=1
-# Each stage's start (wall time since the script began) in the log (docs/reliability.md, "Cost in CI"): the whole
-# run must stay under 60 minutes.
 stage() { printf '== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$1"; }
-stage "dependencies installed; Release build"
+stage "dependencies installed; Release build ($tier tier)"
 
+# Ninja for a new build folder (an existing one keeps its generator).
+export CMAKE_GENERATOR="${CMAKE_GENERATOR:-Ninja}"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
-stage "Release ctest, install, claims"
+stage "Release ctest"
 scripts/check-test-registration.sh build
-scripts/check-layering.sh build  # a wrong-way include or call in the core layer must fail the build
+scripts/check-layering.sh build  # a wrong-way include or call in a layer must fail the build
 (cd build && ctest --output-on-failure -j"$jobs")
+
+if [ "$tier" = quick ]; then
+  stage "Python package (from the Release build)"
+  scripts/test-python-package.sh --reuse build
+  stage "done (quick tier)"
+  exit 0
+fi
+
+stage "install check, headline figures"
 scripts/test-install.sh build  # install into a temporary prefix; build the external example and pkg-config consumer
 scripts/check-claims.sh build  # README/BENCHMARKS headline figures: re-derived (callgrind) or listed as by hand
 stage "Python package"
@@ -28,10 +48,9 @@ scripts/test-python-package.sh  # `pip install .` as a user does it, then the pa
 
 if [ "${MJHAND_SKIP_SANITIZE:-0}" != "1" ]; then
   stage "ASan + UBSan build and ctest"
-  # -O1 -g1 (line tables, no variable info): the sanitizers' recommended optimisation level and about half the
-  # compile time of RelWithDebInfo's -O2 -g on these Eigen-heavy files (docs/reliability.md); reports keep file:line.
-  cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-        -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DMJHAND_SANITIZE=ON -DMJHAND_BUILD_BENCHMARKS=OFF >/dev/null
+  # clang: the library, the CLI, the unit and threaded tests and the fuzz targets in one build, which fuzzing below
+  # reuses (scripts/configure-sanitize.sh says what is in it and why).
+  scripts/configure-sanitize.sh build-sanitize
   cmake --build build-sanitize -j"$jobs"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp"  # MuJoCo's leak when a plugin's init fails (see the file)
@@ -44,6 +63,6 @@ if [ "${MJHAND_SKIP_TSAN:-0}" != "1" ]; then
 fi
 if [ "${MJHAND_SKIP_FUZZ:-0}" != "1" ]; then
   stage "fuzzing"
-  scripts/fuzz.sh "${MJHAND_FUZZ_SECONDS:-20}"  # short libFuzzer run of every parser (20 s: the 60-min budget), then its regression inputs
+  scripts/fuzz.sh "${MJHAND_FUZZ_SECONDS:-20}"  # short libFuzzer run of every parser, then its regression inputs
 fi
-stage "done"
+stage "done (full tier)"

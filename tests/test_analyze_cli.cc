@@ -24,6 +24,7 @@
 #include <mjhand/grasp/manipulability.h>
 #include <mjhand/native/instances.h>
 #include <mjhand/sensors/grasp_analysis.h>
+#include <mjhand/util/dense_decompositions.h>
 #include "test_util.h"
 
 using namespace mjhand;

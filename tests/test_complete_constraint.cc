@@ -5,7 +5,6 @@
 #include <catch2/catch.hpp>
 
 #include <Eigen/Geometry>
-#include <Eigen/SVD>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -19,6 +18,7 @@
 #include <mjhand/grasp/wrench_space.h>
 #include <mjhand/hand_object/squeeze_distribution.h>
 #include <mjhand/parallel/reciprocal_screws.h>
+#include <mjhand/util/dense_decompositions.h>
 #include "test_util.h"
 
 using namespace mjhand;

@@ -3,8 +3,6 @@
 // of the quasi-static equations, and the max-min definition of PGR checked by rank tests and random sampling.
 #include <catch2/catch.hpp>
 
-#include <Eigen/LU>
-#include <Eigen/SVD>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -15,6 +13,7 @@
 #include <mjhand/grasp/contact_robustness.h>
 #include <mjhand/grasp/grasp_matrix.h>
 #include <mjhand/grasp/grasp_statics.h>
+#include <mjhand/util/dense_decompositions.h>
 
 using namespace mjhand;
 

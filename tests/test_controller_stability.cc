@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <string>
 
+#include <mjhand/util/dense_decompositions.h>
 #include <mjhand/util/explicit_stability.h>
 
 #include "test_util.h"

@@ -11,6 +11,7 @@
 
 #include <mjhand/coupling/coupling_plugin.h>
 #include <mjhand/io/model_io.h>
+#include <mjhand/util/dense_decompositions.h>
 
 #include "test_util.h"
 

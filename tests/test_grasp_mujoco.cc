@@ -14,6 +14,7 @@
 #include <mjhand/grasp/grasp_quality.h>
 #include <mjhand/grasp/grasp_state.h>
 #include <mjhand/grasp/wrench_space.h>
+#include <mjhand/util/dense_decompositions.h>
 #include "test_util.h"
 
 using namespace mjhand;

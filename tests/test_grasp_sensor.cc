@@ -29,7 +29,7 @@ using mjhand_test::source_path;
 // Counting malloc: every heap allocation of the process (operator new, Eigen, MuJoCo, GLPK, qhull all end in malloc)
 // is counted while g_count_allocations is set. glibc's malloc is __libc_malloc, so forwarding to it changes nothing
 // else. Not under AddressSanitizer, which must own malloc itself.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)  // both sanitizers own malloc
+#if defined(MJHAND_UNDER_SANITIZER)  // ASan and TSan both own malloc (tests/CMakeLists.txt, mjhand_test_flags)
 #define MJHAND_COUNT_MALLOC 0
 #else
 #define MJHAND_COUNT_MALLOC 1

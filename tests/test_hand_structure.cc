@@ -17,6 +17,7 @@
 #include <mjhand/grasp/hand_jacobian.h>
 #include <mjhand/grasp/hand_structure.h>
 #include <mjhand/sensors/grasp_analysis.h>
+#include <mjhand/util/dense_decompositions.h>
 #include "test_util.h"
 
 using namespace mjhand;

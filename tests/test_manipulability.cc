@@ -2,9 +2,6 @@
 // pinch, sampled inputs mapped by an independent least-squares solve, synergy invariances and kinematic/force duality.
 #include <catch2/catch.hpp>
 
-#include <Eigen/Eigenvalues>
-#include <Eigen/LU>
-#include <Eigen/QR>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -13,6 +10,7 @@
 #include <mjhand/grasp/grasp_matrix.h>
 #include <mjhand/grasp/grasp_quality.h>
 #include <mjhand/grasp/manipulability.h>
+#include <mjhand/util/dense_decompositions.h>
 
 using namespace mjhand;
 

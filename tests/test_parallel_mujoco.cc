@@ -3,7 +3,6 @@
 // the optimal forces, mobility, and parallel_view on any MuJoCo grasp.
 #include <catch2/catch.hpp>
 
-#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -18,6 +17,7 @@
 #include <mjhand/parallel/parallel_statics.h>
 #include <mjhand/parallel/three_ur_kinematics.h>
 #include <mjhand/parallel/three_ur_matrices.h>
+#include <mjhand/util/dense_decompositions.h>
 #include "test_util.h"
 
 using namespace mjhand;

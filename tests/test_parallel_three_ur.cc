@@ -3,7 +3,6 @@
 // parallel-manipulator frameworks (velocities and statics).
 #include <catch2/catch.hpp>
 
-#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -17,6 +16,7 @@
 #include <mjhand/parallel/reciprocal_screws.h>
 #include <mjhand/parallel/three_ur_kinematics.h>
 #include <mjhand/parallel/three_ur_matrices.h>
+#include <mjhand/util/dense_decompositions.h>
 
 using namespace mjhand;
 

@@ -23,9 +23,7 @@
 #include "signals.h"
 #include "test_util.h"
 #include <mjhand/grasp/grasp_state.h>
-#include <Eigen/LU>
-#include <Eigen/QR>
-#include <Eigen/Eigenvalues>
+#include <mjhand/util/dense_decompositions.h>
 
 using namespace mjhand::view;
 using mjhand_test::source_path;

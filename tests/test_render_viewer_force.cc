@@ -22,6 +22,8 @@
 #include "test_util.h"
 #include "viewer_grasp_util.h"
 
+#include <mjhand/util/dense_decompositions.h>
+
 using namespace mjhand::view;
 using mjhand_test::source_path;
 using namespace mjhand_test::viewer;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <mjhand/hand/synergies.h>
+#include <mjhand/util/dense_decompositions.h>
 #include "grasp_monitor.h"
 #include "overlays.h"
 #include "render/gl_context.h"

@@ -9,6 +9,7 @@
 #include <mjhand/grasp/contact_frames.h>
 #include <mjhand/grasp/grasp_matrix.h>
 #include <mjhand/grasp/stiffness.h>
+#include <mjhand/util/dense_decompositions.h>
 #include "two_finger_grasp.h"
 
 using namespace mjhand;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <mjhand/hand/synergies.h>
+#include <mjhand/util/dense_decompositions.h>
 #include "test_util.h"
 
 using namespace mjhand;

@@ -18,6 +18,7 @@
 #include <mjhand/hand/tree_chains.h>
 #include <mjhand/kinematics/forward_kinematics.h>
 #include <mjhand/trajectory/trajectory.h>
+#include <mjhand/util/dense_decompositions.h>
 #include "test_util.h"
 
 using namespace mjhand;

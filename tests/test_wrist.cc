@@ -19,6 +19,7 @@
 #include <mjhand/grasp/manipulability.h>
 #include <mjhand/grasp/quasistatic.h>
 #include <mjhand/grasp/stiffness.h>
+#include <mjhand/util/dense_decompositions.h>
 #include "six_finger_grasp.h"
 #include "test_util.h"
 #include "two_finger_grasp.h"

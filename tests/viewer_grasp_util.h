@@ -17,6 +17,8 @@
 #include "session.h"
 #include "test_util.h"
 
+#include <mjhand/util/dense_decompositions.h>
+
 namespace mjhand_test::viewer {
 
 inline constexpr const char* kGraspScene = "models/direct_drive_synergy_grasp.xml";

@@ -10,8 +10,6 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/Eigenvalues>
-
 #include "analyze_report.h"
 #include "args.h"
 #include "model_state.h"
@@ -27,6 +25,7 @@
 #include <mjhand/native/instances.h>
 #include <mjhand/parallel/grasp_equivalence.h>
 #include <mjhand/sensors/grasp_analysis.h>
+#include <mjhand/util/dense_decompositions.h>
 
 namespace mjhand::cli {
 

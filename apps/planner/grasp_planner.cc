@@ -16,12 +16,11 @@
 #include <mjhand/grasp/hand_structure.h>
 #include <mjhand/grasp/wrench_space.h>
 #include <mjhand/sensors/grasp_analysis.h>
+#include <mjhand/util/numbers.h>
 
 namespace mjhand::planner {
 
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 bool is_ancestor(const mjModel* m, int ancestor, int body) {
   while (body > 0) {

@@ -14,6 +14,7 @@
 #include <mjhand/direct_drive/finger.h>
 #include <mjhand/io/model_io.h>
 #include <mjhand/trajectory/trajectory.h>
+#include <mjhand/util/numbers.h>
 
 #include "gnuplot.h"
 
@@ -22,7 +23,6 @@ namespace mjhand {
 namespace {
 
 constexpr int kJoints = 15;
-constexpr double kPi = 3.14159265358979323846;
 
 // Section 5's measured holding torques [N m] and printed currents [A], links 1..3.
 constexpr double kPaperTorqueDown[3] = {0.176, 0.0546, 0.0042};

@@ -10,11 +10,12 @@
 #include <stdexcept>
 
 #include <mjhand/io/labels.h>
+#include <mjhand/util/dense_decompositions.h>
+#include <mjhand/util/numbers.h>
 
 namespace mjhand {
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kMilli = 1e-3;  // the tables print tau in 1e-3 N m and K_T in 1e-3 N m/A
 
 // One CSV line split at commas, with its file and line for messages.

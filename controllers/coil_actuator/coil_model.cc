@@ -6,11 +6,11 @@
 #include <stdexcept>
 
 #include <mjhand/io/labels.h>
+#include <mjhand/util/numbers.h>
 
 namespace mjhand {
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kHalfPi = kPi / 2;
 
 double horner(const std::array<double, 5>& c, double x) {

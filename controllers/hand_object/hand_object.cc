@@ -2,7 +2,6 @@
 
 #include <mjhand/io/labels.h>
 
-#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +10,7 @@
 
 #include <mjhand/grasp/grasp_matrix.h>
 #include <mjhand/grasp/hand_jacobian.h>
+#include <mjhand/util/dense_decompositions.h>
 
 namespace mjhand {
 

@@ -1,19 +1,18 @@
 #include <mjhand/hand_object/squeeze_distribution.h>
 
-#include <Eigen/Cholesky>
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include <mjhand/grasp/force_optimization.h>
+#include <mjhand/util/dense_decompositions.h>
 #include <mjhand/util/size_check.h>
+#include <mjhand/util/numbers.h>
 
 namespace mjhand {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kTiny = 1e-12;  // coefficients below this (N per N of squeeze) count as 0
 
 // Feasible values of s form one interval [lo, hi]; each constraint narrows it.

@@ -6,10 +6,11 @@
 #include <stdexcept>
 #include <string>
 
+#include <mjhand/util/numbers.h>
+
 namespace mjhand {
 
 namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Offsets inside one joint's slice of the state.
 enum : int { kSet = 0, kIc = 1, kDc = 2, kXc = 3, kI = 4, kD = 5, kX = 6, kU = 7 };

@@ -9,12 +9,9 @@
 #include <mjhand/pid/pid.h>
 #include <mjhand/host/controller_plugin.h>
 #include <mjhand/util/explicit_stability.h>
+#include <mjhand/util/numbers.h>
 
 namespace mjhand {
-
-namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
-}  // namespace
 
 void resolve_joint_actuators(const mjModel* m, const Config& cfg, std::vector<int>* joints,
                              std::vector<int>* actuators, std::vector<int>* tendons) {

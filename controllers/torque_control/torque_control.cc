@@ -8,12 +8,9 @@
 #include <string>
 
 #include <mjhand/pid/pid.h>
+#include <mjhand/util/numbers.h>
 
 namespace mjhand {
-
-namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
-}  // namespace
 
 double sensor_stiffness(double alpha, double beta, double chi) {
   const double gamma = 1.0 / (8.0 * std::sin(beta) * std::sin(alpha + beta));

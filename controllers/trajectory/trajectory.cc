@@ -1,8 +1,5 @@
 #include <mjhand/trajectory/trajectory.h>
 
-#include <Eigen/Eigenvalues>
-#include <Eigen/LU>
-
 #include <algorithm>
 #include <limits>
 #include <cmath>
@@ -11,6 +8,7 @@
 #include <string>
 
 #include <mjhand/kinematics/forward_kinematics.h>
+#include <mjhand/util/dense_decompositions.h>
 
 namespace mjhand {
 

@@ -10,12 +10,10 @@
 
 #include <mjhand/io/csv_fields.h>
 #include <mjhand/io/text_file.h>
+#include <mjhand/util/dense_decompositions.h>
+#include <mjhand/util/numbers.h>
 
 namespace mjhand {
-
-namespace {
-constexpr double kPi = 3.14159265358979323846;
-}  // namespace
 
 CsvTable parse_csv_table(const std::string& text, const std::string& source) {
   CsvTable t;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <mjhand/util/dense_decompositions.h>
+
 namespace mjhand {
 
 namespace {

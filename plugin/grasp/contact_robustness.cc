@@ -1,12 +1,11 @@
 #include <mjhand/grasp/contact_robustness.h>
 
-#include <Eigen/LU>
-#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include <mjhand/util/dense_decompositions.h>
 #include <mjhand/util/size_check.h>
 
 namespace mjhand {

@@ -1,13 +1,12 @@
 #include <mjhand/grasp/force_closure_cost.h>
 
-#include <Eigen/Cholesky>
-#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
+#include <mjhand/util/dense_decompositions.h>
 #include <mjhand/util/size_check.h>
 
 namespace mjhand {

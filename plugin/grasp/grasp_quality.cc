@@ -1,11 +1,11 @@
 #include <mjhand/grasp/grasp_quality.h>
 
-#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <limits>
 
 #include <mjhand/grasp/grasp_statics.h>
 #include <mjhand/kinematics/singularity.h>
+#include <mjhand/util/dense_decompositions.h>
 
 namespace mjhand {
 

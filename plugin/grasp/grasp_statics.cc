@@ -1,9 +1,9 @@
 #include <mjhand/grasp/grasp_statics.h>
 
-#include <Eigen/SVD>
 #include <algorithm>
 #include <limits>
 
+#include <mjhand/util/dense_decompositions.h>
 #include <mjhand/util/size_check.h>
 
 namespace mjhand {

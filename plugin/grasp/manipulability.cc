@@ -1,11 +1,11 @@
 #include <mjhand/grasp/manipulability.h>
 
-#include <Eigen/QR>
-#include <Eigen/SVD>
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
+
+#include <mjhand/util/dense_decompositions.h>
 
 namespace mjhand {
 

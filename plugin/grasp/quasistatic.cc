@@ -1,13 +1,11 @@
 #include <mjhand/grasp/quasistatic.h>
 
-#include <Eigen/Cholesky>
-#include <Eigen/Eigenvalues>
-#include <Eigen/SVD>
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include <mjhand/util/dense_decompositions.h>
 #include <mjhand/util/size_check.h>
 
 namespace mjhand {

@@ -1,12 +1,11 @@
 #include <mjhand/grasp/stiffness.h>
 
-#include <Eigen/Cholesky>
-#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include <mjhand/util/dense_decompositions.h>
 #include <mjhand/util/size_check.h>
 
 namespace mjhand {

@@ -1,6 +1,5 @@
 #include <mjhand/grasp/wrench_space.h>
 
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +8,7 @@
 #include <string>
 
 #include <mjhand/grasp/wrench_space_hull.h>
+#include <mjhand/util/dense_decompositions.h>
 #include <mjhand/util/size_check.h>
 
 extern "C" {

@@ -1,11 +1,11 @@
 #include <mjhand/grasp/wrench_space_hull.h>
 
 #include <Eigen/Householder>
-#include <Eigen/LU>
-#include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include <mjhand/util/dense_decompositions.h>
 
 namespace mjhand {
 

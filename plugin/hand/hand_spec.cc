@@ -10,11 +10,11 @@
 
 #include <mjhand/coupling/coupling_law.h>
 #include <mjhand/io/text_file.h>
+#include <mjhand/util/numbers.h>
 
 namespace mjhand {
 
 namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 PalmSpec parse_palm(const Field& f) {
   MapReader map(f);

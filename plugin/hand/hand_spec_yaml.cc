@@ -7,13 +7,9 @@
 namespace mjhand {
 
 namespace {
-std::string num(double v) {
-  return format_exact(v);
-}
-
 void emit_numbers(YAML::Emitter& out, std::initializer_list<double> values) {
   out << YAML::Flow << YAML::BeginSeq;
-  for (double v : values) out << num(v);
+  for (double v : values) out << format_exact(v);
   out << YAML::EndSeq;
 }
 
@@ -25,7 +21,7 @@ void emit_pose(YAML::Emitter& out, const Eigen::Isometry3d& pose) {
   if (aa.angle() != 0.0) {
     out << YAML::Key << "axis" << YAML::Value;
     emit_numbers(out, {aa.axis().x(), aa.axis().y(), aa.axis().z()});
-    out << YAML::Key << "angle_deg" << YAML::Value << num(aa.angle() / kDeg);
+    out << YAML::Key << "angle_deg" << YAML::Value << format_exact(aa.angle() / kDeg);
   }
 }
 
@@ -38,29 +34,29 @@ bool actuator_is_angular(const HandSpec& spec, const ActuatorSpec& a) {
 void emit_link(YAML::Emitter& out, const LinkSpec& l) {
   const bool revolute = l.dh.kind == JointKind::kRevolute;
   out << YAML::BeginMap;
-  out << YAML::Key << "a" << YAML::Value << num(l.dh.a);
-  out << YAML::Key << "alpha_deg" << YAML::Value << num(l.dh.alpha / kDeg);
-  out << YAML::Key << "d" << YAML::Value << num(l.dh.d);
-  out << YAML::Key << "theta_deg" << YAML::Value << num(l.dh.theta / kDeg);
+  out << YAML::Key << "a" << YAML::Value << format_exact(l.dh.a);
+  out << YAML::Key << "alpha_deg" << YAML::Value << format_exact(l.dh.alpha / kDeg);
+  out << YAML::Key << "d" << YAML::Value << format_exact(l.dh.d);
+  out << YAML::Key << "theta_deg" << YAML::Value << format_exact(l.dh.theta / kDeg);
   out << YAML::Key << "joint" << YAML::Value << (revolute ? "revolute" : "prismatic");
   if (std::isfinite(l.dh.lower)) {
     const double s = revolute ? kDeg : 1.0;
     out << YAML::Key << (revolute ? "range_deg" : "range") << YAML::Value;
     emit_numbers(out, {l.dh.lower / s, l.dh.upper / s});
   }
-  out << YAML::Key << "radius" << YAML::Value << num(l.radius);
+  out << YAML::Key << "radius" << YAML::Value << format_exact(l.radius);
   if (l.has_inertial) {
     const Eigen::Vector3d& c = l.inertial.pos;
     const Eigen::Vector3d& I = l.inertial.diaginertia;
     out << YAML::Key << "inertial" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "pos" << YAML::Value;
     emit_numbers(out, {c.x(), c.y(), c.z()});
-    out << YAML::Key << "mass" << YAML::Value << num(l.mass);
+    out << YAML::Key << "mass" << YAML::Value << format_exact(l.mass);
     out << YAML::Key << "diaginertia" << YAML::Value;
     emit_numbers(out, {I.x(), I.y(), I.z()});
     out << YAML::EndMap;
   } else {
-    out << YAML::Key << "mass" << YAML::Value << num(l.mass);
+    out << YAML::Key << "mass" << YAML::Value << format_exact(l.mass);
   }
   if (l.allow_zero_length) out << YAML::Key << "allow_zero_length" << YAML::Value << "true";
   out << YAML::EndMap;
@@ -80,7 +76,7 @@ std::string hand_spec_to_yaml(const HandSpec& spec) {
   emit_numbers(out, {spec.palm.half_size.x(), spec.palm.half_size.y(), spec.palm.half_size.z()});
   out << YAML::Key << "box_pos" << YAML::Value;
   emit_numbers(out, {spec.palm.box_pos.x(), spec.palm.box_pos.y(), spec.palm.box_pos.z()});
-  out << YAML::Key << "mass" << YAML::Value << num(spec.palm.mass);
+  out << YAML::Key << "mass" << YAML::Value << format_exact(spec.palm.mass);
   out << YAML::EndMap;
 
   out << YAML::Key << "fingers" << YAML::Value << YAML::BeginSeq;
@@ -91,13 +87,13 @@ std::string hand_spec_to_yaml(const HandSpec& spec) {
     emit_pose(out, f.base);
     out << YAML::EndMap;
     // Per-link radius and mass are written on every row, so the finger-level values are only placeholders.
-    out << YAML::Key << "link_radius" << YAML::Value << num(f.links.front().radius);
-    out << YAML::Key << "link_mass" << YAML::Value << num(f.links.front().mass);
+    out << YAML::Key << "link_radius" << YAML::Value << format_exact(f.links.front().radius);
+    out << YAML::Key << "link_mass" << YAML::Value << format_exact(f.links.front().mass);
     out << YAML::Key << "tool" << YAML::Value << YAML::BeginMap;
     emit_pose(out, f.tool);
     out << YAML::EndMap;
-    out << YAML::Key << "damping" << YAML::Value << num(f.damping);
-    out << YAML::Key << "armature" << YAML::Value << num(f.armature);
+    out << YAML::Key << "damping" << YAML::Value << format_exact(f.damping);
+    out << YAML::Key << "armature" << YAML::Value << format_exact(f.armature);
     out << YAML::Key << "links" << YAML::Value << YAML::BeginSeq;
     for (const LinkSpec& l : f.links) emit_link(out, l);
     out << YAML::EndSeq << YAML::EndMap;
@@ -116,7 +112,7 @@ std::string hand_spec_to_yaml(const HandSpec& spec) {
       out << YAML::Key << "type" << YAML::Value << type;
       if (a.type == ActuatorType::kPlugin) out << YAML::Key << "instance" << YAML::Value << a.instance;
       out << YAML::Key << "joints" << YAML::Value << YAML::Flow << a.joints;
-      out << YAML::Key << gain << YAML::Value << num(a.gain);
+      out << YAML::Key << gain << YAML::Value << format_exact(a.gain);
       if (a.ctrllimited && !a.ctrl_from_joint_range) {
         const bool angular = actuator_is_angular(spec, a);
         const double s = angular ? kDeg : 1.0;
@@ -158,7 +154,7 @@ std::string hand_spec_to_yaml(const HandSpec& spec) {
             if (!open) out << YAML::Key << (angular ? "joints_deg" : "joints") << YAML::Value << YAML::BeginMap;
             open = true;
             out << YAML::Key << joint_name(f.name, static_cast<int>(j)) << YAML::Value
-                << num(k.qpos[i] / (angular ? kDeg : 1.0));
+                << format_exact(k.qpos[i] / (angular ? kDeg : 1.0));
           }
         }
         if (open) out << YAML::EndMap;
@@ -173,7 +169,7 @@ std::string hand_spec_to_yaml(const HandSpec& spec) {
       out << YAML::BeginMap << YAML::Key << "joint" << YAML::Value << c.joint;
       out << YAML::Key << "driver" << YAML::Value << c.driver;
       out << YAML::Key << "coef" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-      for (double v : c.coef) out << num(v);
+      for (double v : c.coef) out << format_exact(v);
       out << YAML::EndSeq;
       if (!c.solref.empty()) {
         out << YAML::Key << "solref" << YAML::Value;

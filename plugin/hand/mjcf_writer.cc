@@ -16,14 +16,14 @@ namespace mjhand {
 namespace {
 // Full precision (format_exact reads back bit-identical) so MuJoCo's sites match DH FK to 1e-9; values below 1e-15
 // are sin/cos rounding noise, far below any tolerance, and are written as 0 to keep the file readable.
-std::string num(double v) {
+std::string mjcf_number(double v) {
   if (std::fabs(v) < 1e-15) v = 0.0;
   return format_exact(v);
 }
 
 std::string nums(std::initializer_list<double> values) {
   std::string s;
-  for (double v : values) s += (s.empty() ? "" : " ") + num(v);
+  for (double v : values) s += (s.empty() ? "" : " ") + mjcf_number(v);
   return s;
 }
 
@@ -61,7 +61,7 @@ struct Writer {
       if (l.has_inertial) {  // MuJoCo then ignores the geom's mass (inertiafromgeom="auto")
         const Eigen::Vector3d& c = l.inertial.pos;
         const Eigen::Vector3d& I = l.inertial.diaginertia;
-        out << "<inertial pos=\"" << nums({c.x(), c.y(), c.z()}) << "\" mass=\"" << num(l.mass)
+        out << "<inertial pos=\"" << nums({c.x(), c.y(), c.z()}) << "\" mass=\"" << mjcf_number(l.mass)
             << "\" diaginertia=\"" << nums({I.x(), I.y(), I.z()}) << "\"/>\n";
         indent(depth + 1);
       }
@@ -72,18 +72,18 @@ struct Writer {
       } else {
         out << " limited=\"false\"";
       }
-      out << " damping=\"" << num(f.damping) << "\" armature=\"" << num(f.armature) << "\"/>\n";
+      out << " damping=\"" << mjcf_number(f.damping) << "\" armature=\"" << mjcf_number(f.armature) << "\"/>\n";
       const Eigen::Isometry3d to_next = link_to_next(spec.convention, f, k);
       const Eigen::Vector3d end = to_next.translation();
       indent(depth + 1);
       out << "<geom name=\"" << link_body_name(f.name, k) << "_geom\" ";
       if (end.norm() < kZeroLinkLength) {  // allowed zero-length link: a sphere keeps it massive and visible
-        out << "type=\"sphere\" size=\"" << num(l.radius) << "\"";
+        out << "type=\"sphere\" size=\"" << mjcf_number(l.radius) << "\"";
       } else {
         out << "type=\"capsule\" fromto=\"0 0 0 " << nums({end.x(), end.y(), end.z()}) << "\" size=\""
-            << num(l.radius) << "\"";
+            << mjcf_number(l.radius) << "\"";
       }
-      if (!l.has_inertial) out << " mass=\"" << num(l.mass) << "\"";
+      if (!l.has_inertial) out << " mass=\"" << mjcf_number(l.mass) << "\"";
       out << geom_contact << " rgba=\"0.85 0.7 0.6 1\"/>\n";
       if (k + 1 < n) body_pose = to_next;
     }
@@ -108,9 +108,9 @@ struct Writer {
         const std::string& j = a.joints[i];
         out << "    <" << tag << " name=\"" << j << "_" << tag << "\" joint=\"" << j << "\"";
         if (a.type == ActuatorType::kPlugin) out << " instance=\"" << xml_escape(a.instance) << "\"";
-        if (a.type == ActuatorType::kPosition) out << " kp=\"" << num(a.gain) << "\"";
-        if (a.type == ActuatorType::kVelocity) out << " kv=\"" << num(a.gain) << "\"";
-        if (a.type == ActuatorType::kMotor || a.type == ActuatorType::kPlugin) out << " gear=\"" << num(a.gain) << "\"";
+        if (a.type == ActuatorType::kPosition) out << " kp=\"" << mjcf_number(a.gain) << "\"";
+        if (a.type == ActuatorType::kVelocity) out << " kv=\"" << mjcf_number(a.gain) << "\"";
+        if (a.type == ActuatorType::kMotor || a.type == ActuatorType::kPlugin) out << " gear=\"" << mjcf_number(a.gain) << "\"";
         double lo = a.ctrl_lower, hi = a.ctrl_upper;
         bool limited = a.ctrllimited;
         if (a.ctrl_from_joint_range) {
@@ -147,7 +147,7 @@ struct Writer {
         const Eigen::Quaterniond r = canonical_quaternion(spec.palm.pose.linear());
         q = nums({p.x(), p.y(), p.z(), r.w(), r.x(), r.y(), r.z()}) + " ";
       }
-      for (std::size_t i = 0; i < k.qpos.size(); ++i) q += (i ? " " : "") + num(k.qpos[i]);
+      for (std::size_t i = 0; i < k.qpos.size(); ++i) q += (i ? " " : "") + mjcf_number(k.qpos[i]);
       out << "    <key name=\"" << k.name << "\" qpos=\"" << q << "\"/>\n";
     }
     out << "  </keyframe>\n";
@@ -189,7 +189,7 @@ struct Writer {
     for (const Chain& c : chains) {
       const std::vector<double> data = encode_chain(c);
       out << "    <numeric name=\"" << chain_field_name(c.name) << "\" size=\"" << data.size() << "\" data=\"";
-      for (std::size_t i = 0; i < data.size(); ++i) out << (i ? " " : "") << num(data[i]);
+      for (std::size_t i = 0; i < data.size(); ++i) out << (i ? " " : "") << mjcf_number(data[i]);
       out << "\"/>\n";
     }
     out << "  </custom>\n";
@@ -210,7 +210,7 @@ std::string write_mjcf(const HandSpec& spec, const std::string& source_name) {
   if (spec.palm.mount == PalmMount::kFree) out << "      <freejoint name=\"palm_free\"/>\n";
   const Eigen::Vector3d h = spec.palm.half_size, b = spec.palm.box_pos;
   out << "      <geom name=\"palm_geom\" type=\"box\" size=\"" << nums({h.x(), h.y(), h.z()}) << "\" pos=\""
-      << nums({b.x(), b.y(), b.z()}) << "\" mass=\"" << num(spec.palm.mass) << "\"" << w.geom_contact
+      << nums({b.x(), b.y(), b.z()}) << "\" mass=\"" << mjcf_number(spec.palm.mass) << "\"" << w.geom_contact
       << " rgba=\"0.75 0.6 0.5 1\"/>\n";
   for (const FingerSpec& f : spec.fingers) w.finger(f);
   out << "    </body>\n";

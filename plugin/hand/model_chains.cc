@@ -30,7 +30,7 @@ std::string vec(const Eigen::Vector3d& v) {
   return buf;
 }
 
-std::string num(double v) {
+std::string short_number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.3g", v);
   return buf;
@@ -64,7 +64,7 @@ void check_consistent(const mjModel* m, const std::vector<ModelChain>& chains) {
       }
       const double q0 = m->qpos0[mc.qpos_adr[k]];
       if (std::fabs(q0) > kConsistencyTol) {
-        inconsistent(mc, joint + " has qpos0 = " + num(q0) + " (a ref attribute?); the DH chain counts joint " +
+        inconsistent(mc, joint + " has qpos0 = " + short_number(q0) + " (a ref attribute?); the DH chain counts joint " +
                              "values from the pose the model is written in, so ref must be 0");
       }
     }
@@ -87,14 +87,14 @@ void check_consistent(const mjModel* m, const std::vector<ModelChain>& chains) {
       const double axis_err = (axis - cd.joint_axis[k]).cwiseAbs().maxCoeff();
       if (axis_err > kConsistencyTol) {
         inconsistent(mc, joint + " moves along " + vec(axis) + " in the world at qpos0, the DH chain along " +
-                             vec(cd.joint_axis[k]) + " (off by " + num(axis_err) + ")");
+                             vec(cd.joint_axis[k]) + " (off by " + short_number(axis_err) + ")");
       }
       if (c.links[k].kind == JointKind::kPrismatic) continue;  // a slide's Jacobian column does not depend on a point
       const Eigen::Vector3d r = anchor - cd.joint_point[k];
       const double off_axis = (r - r.dot(cd.joint_axis[k]) * cd.joint_axis[k]).norm();
       if (off_axis > kConsistencyTol) {
         inconsistent(mc, joint + " turns about an axis through " + vec(anchor) +
-                             " in the world at qpos0, which is " + num(off_axis) + " m from the DH chain's axis " +
+                             " in the world at qpos0, which is " + short_number(off_axis) + " m from the DH chain's axis " +
                              "through " + vec(cd.joint_point[k]));
       }
     }
@@ -105,12 +105,12 @@ void check_consistent(const mjModel* m, const std::vector<ModelChain>& chains) {
     if (pos_err > kConsistencyTol) {
       inconsistent(mc, "site '" + tip_site_name(mc.chain.name) + "' is at " + vec(site_pos) +
                            " in the world at qpos0, the DH chain's fingertip at " + vec(cd.tip.translation()) +
-                           " (" + num(pos_err) + " m apart)");
+                           " (" + short_number(pos_err) + " m apart)");
     }
     const double rot_err = (site_rot - cd.tip.linear()).cwiseAbs().maxCoeff();
     if (rot_err > kConsistencyTol) {
       inconsistent(mc, "site '" + tip_site_name(mc.chain.name) + "' is oriented differently from the DH chain's " +
-                           "fingertip frame at qpos0 (rotation matrices differ by " + num(rot_err) + ")");
+                           "fingertip frame at qpos0 (rotation matrices differ by " + short_number(rot_err) + ")");
     }
   }
 }

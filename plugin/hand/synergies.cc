@@ -1,6 +1,5 @@
 #include <mjhand/hand/synergies.h>
 
-#include <Eigen/SVD>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -13,6 +12,7 @@
 #include <mjhand/io/atomic_file.h>
 #include <mjhand/io/csv_fields.h>
 #include <mjhand/io/text_file.h>
+#include <mjhand/util/dense_decompositions.h>
 #include <mjhand/util/size_check.h>
 
 namespace mjhand {

@@ -6,6 +6,7 @@
 
 #include <mjhand/hand/model_chains.h>
 #include <mjhand/kinematics/forward_kinematics.h>
+#include <mjhand/util/dense_decompositions.h>
 
 namespace mjhand {
 

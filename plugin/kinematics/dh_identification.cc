@@ -4,6 +4,7 @@
 #include <vector>
 
 #include <mjhand/kinematics/forward_kinematics.h>
+#include <mjhand/util/dense_decompositions.h>
 
 namespace mjhand {
 

@@ -1,11 +1,11 @@
 #include <mjhand/kinematics/dls_ik.h>
 
-#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include <mjhand/util/dense_decompositions.h>
 #include <mjhand/util/size_check.h>
 
 namespace mjhand {

@@ -1,9 +1,10 @@
 #include <mjhand/kinematics/singularity.h>
 
-#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include <mjhand/util/dense_decompositions.h>
 
 // The literal sqrt(det(J J^T)) is identically 0 for a tall J (m > n, e.g. a 6 x 3 finger Jacobian), which says
 // nothing; the product of the min(m, n) singular values equals it for m <= n and sqrt(det(J^T J)) otherwise.

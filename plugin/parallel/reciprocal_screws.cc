@@ -1,7 +1,8 @@
 #include <mjhand/parallel/reciprocal_screws.h>
 
-#include <Eigen/SVD>
 #include <cmath>
+
+#include <mjhand/util/dense_decompositions.h>
 
 namespace mjhand {
 

@@ -1,9 +1,10 @@
 #include <mjhand/parallel/three_ur_kinematics.h>
 
-#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include <mjhand/util/dense_decompositions.h>
 
 namespace mjhand {
 

@@ -1,6 +1,5 @@
 #include <mjhand/sensors/grasp_analysis.h>
 
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,6 +9,7 @@
 #include <mjhand/grasp/grasp_state.h>
 #include <mjhand/grasp/hand_structure.h>
 #include <mjhand/grasp/wrench_space.h>
+#include <mjhand/util/dense_decompositions.h>
 #include <mjhand/util/scratch_pool.h>
 
 namespace mjhand {

@@ -7,11 +7,11 @@
 #include <stdexcept>
 #include <vector>
 
+#include <mjhand/util/numbers.h>
+
 namespace mjhand {
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 double finite_or_inf(double v) { return std::isfinite(v) ? v : kInf; }
 
