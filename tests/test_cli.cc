@@ -148,8 +148,14 @@ TEST_CASE("every subcommand answers --help, and docs/mjhand-cli.md holds each he
     INFO(cmd);
     CHECK(r.status == 0);
     CHECK_THAT(r.output, Catch::Contains("usage: mjhand " + cmd));
-    CHECK_THAT(doc, Catch::Contains("## mjhand " + cmd + "\n\n```text\n" + r.output + "```"));
     ++n;
+    // The page documents the full build; a CLI built without the viewer (the sanitizer builds) says instead that
+    // identify-coupling needs the renderer, and that one-line help is all it has.
+    if (!MJHAND_CLI_HAS_VIEWER && cmd == "identify-coupling") {
+      CHECK_THAT(r.output, Catch::Contains("built without MJHAND_BUILD_VIEWER"));
+      continue;
+    }
+    CHECK_THAT(doc, Catch::Contains("## mjhand " + cmd + "\n\n```text\n" + r.output + "```"));
   }
   CHECK(n >= 10);
 }

@@ -101,8 +101,10 @@ ManipulabilityEllipsoid from_relation(const Eigen::MatrixXd& X, const Eigen::Mat
   ManipulabilityEllipsoid out;
   out.full = relation_ellipsoid(X, Y, 0.0);
   const double scale = out.full.finite_rank > 0 ? out.full.semi_axes(out.full.unbounded) : 0.0;
-  out.linear = relation_ellipsoid(X, Y.topRows(3), scale);
-  out.angular = relation_ellipsoid(X, Y.bottomRows(3), scale);
+  // Y without columns has no storage: a row block of it would offset a null pointer (UBSan), so pass empty parts.
+  const bool none = Y.cols() == 0;
+  out.linear = relation_ellipsoid(X, none ? Eigen::MatrixXd(3, 0) : Eigen::MatrixXd(Y.topRows(3)), scale);
+  out.angular = relation_ellipsoid(X, none ? Eigen::MatrixXd(3, 0) : Eigen::MatrixXd(Y.bottomRows(3)), scale);
   return out;
 }
 
@@ -125,7 +127,9 @@ ManipulabilityEllipsoid kinematic_manipulability(const Eigen::Ref<const Eigen::M
   Eigen::JacobiSVD<Eigen::MatrixXd> sg(G, Eigen::ComputeFullU);
   const int rg = rank_of(sg.singularValues());
   const Eigen::MatrixXd U1 = sg.matrixU().leftCols(rg);
-  const Eigen::MatrixXd Nu = U1 * (U1.transpose() * N.bottomRows(6));
+  // No rigid-body motion at all: N has no column (and no storage; a block of it would offset a null pointer).
+  const Eigen::MatrixXd Nu =
+      N.cols() == 0 ? Eigen::MatrixXd(6, 0) : Eigen::MatrixXd(U1 * (U1.transpose() * N.bottomRows(6)));
   ManipulabilityEllipsoid out = from_relation(N.topRows(nz), Nu);
   out.inputs = nz;
   out.compatible_inputs = N.cols() == 0 ? 0 : rank_of(Eigen::JacobiSVD<Eigen::MatrixXd>(N.topRows(nz)).singularValues());
