@@ -23,7 +23,8 @@ fi
 # Under AddressSanitizer, LeakSanitizer's scan of dynamic TLS crashes at exit on the mesa GL driver's TLS blocks
 # ("Tracer caught signal 11 ... DTLS ... at 0x...cb7", libsanitizer of g++ 12) for some models, which would fail
 # the run for a reason that is not mjhand's. These GL processes run without leak detection; ASan's memory errors still
-# stop them, and the viewer's session and panel code is leak-checked in mjhand_tests (test_render_viewer_core.cc).
+# stop them. (Since 2026-11-28 the sanitizer build has no viewer, so this script and the viewer's session and panel
+# tests, mjhand_view_tests, run in the Release build only: docs/reliability.md, "Compile time".)
 if [ -n "${ASAN_OPTIONS:-}" ]; then export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"; fi
 mkdir -p "$WORK"
 fail=0
