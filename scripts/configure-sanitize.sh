@@ -5,13 +5,19 @@
 # tests run in the Release build) and no benchmarks. -O1 -g1 (line tables, no variable info): the sanitizers'
 # recommended optimisation level; reports keep file:line. Clang because it compiles these Eigen-heavy files under
 # ASan + UBSan in about half GCC's time (docs/reliability.md, "Compile time") and libFuzzer needs it.
-# Usage: scripts/configure-sanitize.sh BUILD_DIR
+# With `thread`, the same compiler and flags for scripts/tsan.sh's ThreadSanitizer build instead (no fuzz targets).
+# Usage: scripts/configure-sanitize.sh BUILD_DIR [address|thread]   (default address: ASan + UBSan)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-build="${1:?usage: $0 BUILD_DIR}"
+build="${1:?usage: $0 BUILD_DIR [address|thread]}"
+case "${2:-address}" in
+  address) sanitizer=(-DMJHAND_SANITIZE=ON -DMJHAND_FUZZ=ON) ;;
+  thread) sanitizer=(-DMJHAND_TSAN=ON) ;;
+  *) echo "usage: $0 BUILD_DIR [address|thread]" >&2; exit 2 ;;
+esac
 command -v clang++ >/dev/null ||
   { echo "$0: clang++ not found (scripts/install-deps.sh installs clang and libclang-rt-14-dev)" >&2; exit 1; }
 export CMAKE_GENERATOR="${CMAKE_GENERATOR:-Ninja}"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-  -DMJHAND_SANITIZE=ON -DMJHAND_FUZZ=ON -DMJHAND_BUILD_BENCHMARKS=OFF -DMJHAND_BUILD_VIEWER=OFF >/dev/null
+  "${sanitizer[@]}" -DMJHAND_BUILD_BENCHMARKS=OFF -DMJHAND_BUILD_VIEWER=OFF >/dev/null
