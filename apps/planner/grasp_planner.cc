@@ -17,6 +17,7 @@
 #include <mjhand/grasp/wrench_space.h>
 #include <mjhand/sensors/grasp_analysis.h>
 #include <mjhand/util/numbers.h>
+#include <mjhand/util/rotation_between.h>
 
 namespace mjhand::planner {
 
@@ -206,7 +207,7 @@ void object_pose(const PlanProblem& p, const Eigen::Ref<const Eigen::VectorXd>& 
   const Eigen::Vector3d a = p.frame.axis.normalized();
   const double s = std::clamp(x[1], -1.0, 1.0), c = std::sqrt(1.0 - s * s);
   const Eigen::Vector3d u(c * std::cos(x[0]), c * std::sin(x[0]), s);
-  const Eigen::Quaterniond align = Eigen::Quaterniond::FromTwoVectors(u, -a);
+  const Eigen::Quaterniond align = rotation_between(u, -a);
   quat = Eigen::Quaterniond(Eigen::AngleAxisd(x[2], a)) * align;
   quat.normalize();
   const Eigen::Vector3d b1 = a.unitOrthogonal(), b2 = a.cross(b1);

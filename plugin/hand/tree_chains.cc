@@ -7,6 +7,7 @@
 #include <mjhand/hand/model_chains.h>
 #include <mjhand/kinematics/forward_kinematics.h>
 #include <mjhand/util/dense_decompositions.h>
+#include <mjhand/util/rotation_between.h>
 
 namespace mjhand {
 
@@ -129,7 +130,7 @@ TreeChain tree_chain(const mjModel* m, int root_body, const ChainTip& tip) {
       const Eigen::Vector3d p(m->jnt_pos[3 * j], m->jnt_pos[3 * j + 1], m->jnt_pos[3 * j + 2]);
       const Eigen::Vector3d axis(m->jnt_axis[3 * j], m->jnt_axis[3 * j + 1], m->jnt_axis[3 * j + 2]);
       const Eigen::Matrix3d align =
-          Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), axis.normalized()).toRotationMatrix();
+          rotation_between(Eigen::Vector3d::UnitZ(), axis.normalized()).toRotationMatrix();
       Eigen::Isometry3d joint_frame = translation(p);
       joint_frame.linear() = align;
       const double q0 = m->qpos0[m->jnt_qposadr[j]];

@@ -1,4 +1,4 @@
-// The one place the decompositions declared extern in dense_decompositions.h are instantiated.
+// The dynamic-size decompositions declared extern in dense_decompositions.h, instantiated here once.
 #include <mjhand/util/dense_decompositions.h>
 
 template class Eigen::JacobiSVD<Eigen::MatrixXd>;
@@ -14,3 +14,6 @@ template Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>& Eigen::SelfAdjointEigen
     const Eigen::EigenBase<Eigen::MatrixXd>&, int);
 template Eigen::LLT<Eigen::MatrixXd>& Eigen::LLT<Eigen::MatrixXd>::compute(const Eigen::EigenBase<Eigen::MatrixXd>&);
 template Eigen::LDLT<Eigen::MatrixXd>& Eigen::LDLT<Eigen::MatrixXd>::compute(const Eigen::EigenBase<Eigen::MatrixXd>&);
+
+template void Eigen::ColPivHouseholderQR<Eigen::MatrixXd>::_solve_impl(const Eigen::VectorXd&,
+                                                                             Eigen::VectorXd&) const;
