@@ -74,6 +74,27 @@ void sort_by_finger(std::vector<Contact>& c) {
 }
 }  // namespace
 
+// The four-finger hand holding its free ball under gravity (fingertips 2e-4 m deep, condim 3) after mj_forward,
+// with its four contacts, G and J_H.
+struct HeldBall {
+  ModelPtr m = load_xml_string(four_finger_xml(2e-4, true, 3));
+  DataPtr d = forwarded(m.get());
+  HandModel hand = four_finger_hand(m.get());
+  GraspData gd = grasped(m.get(), d.get(), hand);
+
+  static DataPtr forwarded(const mjModel* model) {
+    DataPtr data = make_data(model);
+    mj_forward(model, data.get());
+    return data;
+  }
+  static GraspData grasped(const mjModel* model, const mjData* data, const HandModel& h) {
+    GraspData g(model, h, 16);
+    compute_grasp(model, data, h, g);
+    REQUIRE(g.contacts.size() == 4);
+    return g;
+  }
+};
+
 TEST_CASE("G from MuJoCo's contacts equals the analytic G at the planned contact points", "[grasp]") {
   const double depth = 2e-6;
   for (int condim : {3, 4}) {
@@ -217,13 +238,8 @@ TEST_CASE("contacts on a body of no finger are reported, not analysed, a fixed o
 }
 
 TEST_CASE("optimal forces through J_H^T hold the object under gravity in MuJoCo", "[grasp]") {
-  auto m = load_xml_string(four_finger_xml(2e-4, true, 3));
-  auto d = make_data(m.get());
-  mj_forward(m.get(), d.get());
-  const HandModel hand = four_finger_hand(m.get());
-  GraspData gd(m.get(), hand, 16);
-  compute_grasp(m.get(), d.get(), hand, gd);
-  REQUIRE(gd.contacts.size() == 4);
+  HeldBall held;
+  auto& [m, d, hand, gd] = held;
   const double mass = m->body_mass[hand.object_body];
   Wrench Wg = Wrench::Zero();
   Wg(2) = -mass * 9.81;  // gravity about the centre of mass
@@ -338,4 +354,53 @@ TEST_CASE("mujoco_normal_force_sum is the sum of mj_contactForce's normal compon
   // The same normal, rotated into the grasp frame and sign-flipped as needed: rounding of a 3 x 3 rotation.
   CHECK(mujoco_normal_force_sum(m.get(), d.get(), c) == Approx(expected).epsilon(1e-12));
   CHECK(mujoco_normal_force_sum(m.get(), d.get(), {}) == 0.0);
+}
+
+TEST_CASE("the C++ functions refuse contacts of another step and cone_edges outside 3..64", "[grasp]") {
+  HeldBall held;
+  auto& [m, d, hand, gd] = held;
+  const std::vector<Contact>& c = gd.contacts;
+  Eigen::VectorXd lambda(total_rows(c));
+  REQUIRE_NOTHROW(mujoco_contact_forces(m.get(), d.get(), c, lambda));
+
+  // Data without these contacts (the hand removed from the object): every index is out of range. Renumbered pairs
+  // are the silent case: two contacts (of different geom pairs) with their indices swapped.
+  auto apart = make_data(m.get());
+  apart->qpos[m->jnt_qposadr[m->body_jntadr[hand.object_body]] + 2] += 1.0;  // the free object 1 m up
+  mj_forward(m.get(), apart.get());
+  REQUIRE(apart->ncon < static_cast<int>(c.size()));
+  CHECK_THROWS_WITH(mujoco_contact_forces(m.get(), apart.get(), c, lambda),
+                    Catch::Contains("is not a contact of this data"));
+  std::vector<Contact> swapped = c;
+  REQUIRE((c[1].hand_geom != c[0].hand_geom || c[1].object_geom != c[0].object_geom));
+  std::swap(swapped[0].mj_contact, swapped[1].mj_contact);
+  CHECK_THROWS_WITH(mujoco_contact_forces(m.get(), d.get(), swapped, lambda),
+                    Catch::Contains("contacts[0] is not a contact of this data"));
+  double lambda_i[6];
+  CHECK_THROWS_AS(mujoco_contact_force(m.get(), d.get(), swapped[1], lambda_i), GraspError);
+  Contact analytic = c[0];
+  analytic.mj_contact = -1;
+  CHECK_THROWS_AS(mujoco_contact_force(m.get(), d.get(), analytic, lambda_i), GraspError);
+
+  // cone_edges: the status-returning analyses report invalid input (nothing allocated for 2^30 edges), the bool one
+  // throws; the bounds themselves are accepted.
+  for (int edges : {2, 65, 1 << 30}) {
+    WrenchSpaceOptions wo;
+    wo.cone_edges = edges;
+    const EpsilonResult e = ferrari_canny(c, gd.reference, wo);
+    CHECK(e.status == EpsilonStatus::kInvalidInput);
+    CHECK_THAT(e.message, Catch::Contains("cone_edges must be in 3..64, got " + std::to_string(edges)));
+    ForceOptimizationOptions fo;
+    fo.cone_edges = edges;
+    CHECK(optimal_forces(c, gd.G(), Wrench::Zero(), fo).status == ForceStatus::kInvalidInput);
+    CHECK_THROWS_WITH(is_force_closure(c, gd.reference, edges), Catch::Contains("cone_edges must be in 3..64"));
+    CHECK_THROWS_AS(require_cone_edges(edges), GraspError);
+  }
+  for (int edges : {kMinConeEdges, kMaxConeEdges}) {
+    WrenchSpaceOptions wo;
+    wo.cone_edges = edges;
+    CHECK(ferrari_canny(c, gd.reference, wo).status != EpsilonStatus::kInvalidInput);
+    CHECK_NOTHROW(is_force_closure(c, gd.reference, edges));
+    CHECK(require_cone_edges(edges) == edges);
+  }
 }

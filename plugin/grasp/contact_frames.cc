@@ -196,9 +196,30 @@ ContactScan collect_contacts(const mjModel* m, const mjData* d, const HandModel&
   return scan;
 }
 
+namespace {
+
+// True when c's index names a contact of d between c's own two geoms (either order). Contacts are renumbered every
+// step, so an index alone would read another pair's force: with a wrong sign, in a wrong frame.
+bool is_contact_of(const mjData* d, const Contact& c) {
+  if (c.mj_contact < 0 || c.mj_contact >= d->ncon) return false;
+  const int* g = d->contact[c.mj_contact].geom;
+  return (g[0] == c.hand_geom && g[1] == c.object_geom) || (g[0] == c.object_geom && g[1] == c.hand_geom);
+}
+
+constexpr const char* kNotOfThisData =
+    " is not a contact of this data (analytic, or collected at another step: collect the contacts again)";
+
+}  // namespace
+
+int require_cone_edges(int cone_edges) {
+  if (std::string problem = cone_edges_problem(cone_edges); !problem.empty()) throw GraspError(problem);
+  return cone_edges;
+}
+
 void mujoco_contact_force(const mjModel* m, const mjData* d, const Contact& c, double* lambda_i) {
-  if (c.mj_contact < 0 || c.mj_contact >= d->ncon) {
-    throw GraspError("contact has no MuJoCo contact index (analytic contact or stale mjData)");
+  if (!is_contact_of(d, c)) {
+    throw GraspError("mujoco_contact_force: the contact (mj_contact " + std::to_string(c.mj_contact) + ")" +
+                     kNotOfThisData);
   }
   const mjContact& con = d->contact[c.mj_contact];
   mjtNum f[6];
@@ -220,6 +241,11 @@ void mujoco_contact_force(const mjModel* m, const mjData* d, const Contact& c, d
 void mujoco_contact_forces(const mjModel* m, const mjData* d, const std::vector<Contact>& contacts,
                            Eigen::Ref<Eigen::VectorXd> lambda) {
   require_length("mujoco_contact_forces", "lambda", lambda.size(), total_rows(contacts), "total_rows(contacts)");
+  for (size_t i = 0; i < contacts.size(); ++i) {
+    if (!is_contact_of(d, contacts[i])) {
+      throw GraspError("mujoco_contact_forces: contacts[" + std::to_string(i) + "]" + kNotOfThisData);
+    }
+  }
   int row = 0;
   for (const Contact& c : contacts) {
     mujoco_contact_force(m, d, c, lambda.data() + row);

@@ -20,6 +20,9 @@ class GraspError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// cone_edges itself when it is in kMinConeEdges..kMaxConeEdges; otherwise GraspError (cone_edges_problem's message).
+int require_cone_edges(int cone_edges);
+
 // Eq 2 generalised to any unit normal n (toward the object): t = (n_y, -n_x, 0)/|(n_x, n_y)|, o = n x t.
 // Eq 2 is undefined when n is vertical (n_x = n_y = 0); then t = world x (documented fallback), still right-handed.
 // n need not be unit (it is normalised); a zero or non-finite n throws GraspError.
@@ -94,11 +97,13 @@ ContactScan collect_contacts(const mjModel* m, const mjData* d, const HandModel&
 
 // lambda_i of a MuJoCo contact in the grasp contact's frame: force (and torsion) the hand applies to the object,
 // from mj_contactForce (force on geom2 by geom1, in MuJoCo's contact frame), sign-flipped when the object is geom1,
-// rotated into contact.frame. Writes contact_rows(contact.model) numbers.
+// rotated into contact.frame. Writes contact_rows(contact.model) numbers. GraspError when the contact is not one of d's
+// (an analytic contact, or its index now names another geom pair).
 void mujoco_contact_force(const mjModel* m, const mjData* d, const Contact& contact, double* lambda_i);
 
 // Stacked lambda for a set of collected contacts; lambda must have total_rows(contacts) entries (checked:
-// std::invalid_argument). No allocation.
+// std::invalid_argument). Every contact must still be a contact of d: its mj_contact index naming the same geom pair
+// (contacts collected at another step are renumbered), else GraspError naming contacts[i]. No allocation.
 void mujoco_contact_forces(const mjModel* m, const mjData* d, const std::vector<Contact>& contacts,
                            Eigen::Ref<Eigen::VectorXd> lambda);
 

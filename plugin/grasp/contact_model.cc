@@ -45,6 +45,12 @@ Eigen::MatrixXd selection_matrix(const std::vector<Contact>& contacts) {
   return H;
 }
 
+std::string cone_edges_problem(int cone_edges) {
+  if (cone_edges >= kMinConeEdges && cone_edges <= kMaxConeEdges) return "";
+  return "cone_edges must be in " + std::to_string(kMinConeEdges) + ".." + std::to_string(kMaxConeEdges) + ", got " +
+         std::to_string(cone_edges);
+}
+
 int total_rows(const Contact* contacts, int count) {
   int rows = 0;
   for (int i = 0; i < count; ++i) rows += contact_rows(contacts[i].model);

@@ -60,6 +60,15 @@ Eigen::MatrixXd selection_matrix(const std::vector<Contact>& contacts);
 int total_rows(const Contact* contacts, int count);
 inline int total_rows(const std::vector<Contact>& c) { return total_rows(c.data(), static_cast<int>(c.size())); }
 
+// Edges of a linearised friction cone (the inscribed pyramids of wrench_space.h and force_optimization.h): at least
+// 3, and at most 64, where the inscribed pyramid already reaches cos(pi/64) = 99.88 % of the cone; more edges only
+// cost memory (2^30 would exhaust it).
+inline constexpr int kMinConeEdges = 3;
+inline constexpr int kMaxConeEdges = 64;
+
+// Empty when cone_edges is in kMinConeEdges..kMaxConeEdges, else "cone_edges must be in 3..64, got N".
+std::string cone_edges_problem(int cone_edges);
+
 // Slack of one contact force in its exact (unlinearised) friction set, in newtons, >= 0 inside:
 // min(f_n, mu f_n - |(f_t, f_o)|, f_n - |m_n| / mu_torsion). The torsion term is divided by mu_torsion so that every
 // term is a force; with mu_torsion = 0 any torsion is outside (term -|m_n| * 1e12). A complete-constraint contact has

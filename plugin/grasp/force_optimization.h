@@ -13,7 +13,7 @@
 namespace mjhand {
 
 struct ForceOptimizationOptions {
-  int cone_edges = 8;             // facets of the inscribed friction pyramid (>= 3); inscribed, so every solution also
+  int cone_edges = 8;             // facets of the inscribed friction pyramid (3..64); inscribed, so every solution also
                                   // lies in the exact circular cone
   double min_normal_force = 0.0;  // f_n >= this at every contact [N] (> 0 keeps contacts from opening)
   double max_normal_force = std::numeric_limits<double>::infinity();  // optional actuator limit per contact [N]
@@ -24,7 +24,7 @@ enum class ForceStatus {
   kInfeasible,    // no admissible lambda: W outside the reachable wrench set (friction too low, G rank deficient in
                   // W's direction, min_normal_force incompatible with W, or no contacts and W != 0)
   kUnbounded,     // cannot happen with a positive objective; reported if GLPK says so
-  kInvalidInput,  // sizes, NaN/inf, negative friction, cone_edges < 3, min > max normal force
+  kInvalidInput,  // sizes, NaN/inf, negative friction, cone_edges outside 3..64, min > max normal force
   kSolverError,   // GLPK failed (numerical trouble); lambda is not usable
 };
 

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <mjhand/grasp/contact_frames.h>
 #include <mjhand/grasp/wrench_space_hull.h>
 #include <mjhand/util/dense_decompositions.h>
 #include <mjhand/util/size_check.h>
@@ -143,7 +144,7 @@ EpsilonResult ferrari_canny(const std::vector<Contact>& contacts, const Eigen::V
     res.message = msg.empty() ? to_string(s) : msg;
     return res;
   };
-  if (opt.cone_edges < 3) return done(EpsilonStatus::kInvalidInput, "cone_edges must be >= 3");
+  if (const std::string p = cone_edges_problem(opt.cone_edges); !p.empty()) return done(EpsilonStatus::kInvalidInput, p);
   if (!p.allFinite() || !std::isfinite(opt.torque_length)) return done(EpsilonStatus::kInvalidInput, "non-finite input");
   for (const Contact& c : contacts) {
     if (!c.pos.allFinite() || !c.frame.allFinite() || !(c.mu >= 0) || !(c.mu_torsion >= 0) || !std::isfinite(c.mu) ||
@@ -249,7 +250,7 @@ EpsilonResult ferrari_canny(const std::vector<Contact>& contacts, const Eigen::V
 bool is_force_closure(const std::vector<Contact>& contacts, const Eigen::Vector3d& reference, int cone_edges,
                       double tol) {
   WrenchSpaceOptions opt;
-  opt.cone_edges = cone_edges;
+  opt.cone_edges = require_cone_edges(cone_edges);
   opt.closure_tol = tol;
   return ferrari_canny(contacts, reference, opt).force_closure();
 }

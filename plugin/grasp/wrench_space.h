@@ -24,7 +24,7 @@ enum class WrenchHullMethod {
 };
 
 struct WrenchSpaceOptions {
-  int cone_edges = 8;            // primitive forces per contact: n + mu (cos(2 pi k/N) t + sin(2 pi k/N) o)
+  int cone_edges = 8;            // 3..64 primitive forces per contact: n + mu (cos(2 pi k/N) t + sin(2 pi k/N) o)
   double torque_length = 0.0;    // L [m]: moments are divided by L so they compare with forces; <= 0 selects
                                  // max_i |c_i - p| (the grasp's own radius, scale invariant)
   WrenchNorm norm = WrenchNorm::kL1;
@@ -41,7 +41,8 @@ enum class EpsilonStatus {
   kRankDeficient,    // primitive wrenches span fewer than 6 dimensions (e.g. one or two hard contacts): epsilon = 0
   kTooManyPoints,    // L-infinity enumeration above max_points: nothing computed
   kHullFailed,       // qhull error (message has qhull's exit code): nothing computed
-  kInvalidInput,     // NaN/inf, negative friction, cone_edges < 3, a complete-constraint contact (unbounded moments)
+  kInvalidInput,     // NaN/inf, negative friction, cone_edges outside 3..64, a complete-constraint contact
+                     // (unbounded moments)
 };
 
 // Human-readable reason for messages.
@@ -74,7 +75,8 @@ int primitive_wrenches(const Contact& contact, const Eigen::Vector3d& reference,
 EpsilonResult ferrari_canny(const std::vector<Contact>& contacts, const Eigen::Vector3d& reference,
                             const WrenchSpaceOptions& options = {});
 
-// Force closure with linearised cones: the L1 GWS contains a ball of radius > tol around the origin.
+// Force closure with linearised cones: the L1 GWS contains a ball of radius > tol around the origin. GraspError when
+// cone_edges is outside kMinConeEdges..kMaxConeEdges (a bool cannot say "invalid input").
 bool is_force_closure(const std::vector<Contact>& contacts, const Eigen::Vector3d& reference, int cone_edges = 8,
                       double tol = 1e-9);
 

@@ -75,7 +75,7 @@ const char* to_string(ForceClosureLP::Result r) {
 }
 
 ForceClosureLP::ForceClosureLP(int max_contacts, int cone_edges) : edges_(cone_edges), max_contacts_(max_contacts) {
-  if (cone_edges < 3) throw GraspError("force closure needs cone_edges >= 3");
+  require_cone_edges(cone_edges);
   if (max_contacts < 1) throw GraspError("force closure needs room for at least one contact");
   const int cols = 2 * cone_edges * max_contacts;  // soft fingers have two primitives per edge
   prim_.setZero(6, cols);
@@ -333,7 +333,7 @@ std::unique_ptr<Plugin> make_grasp_analysis_plugin(const mjModel* m, const Confi
   if (cfg.has("epsilon_every") && s.epsilon == EpsilonMode::kOff) {
     cfg.fail("epsilon_every", "has no effect with epsilon=off (set epsilon=l1 or epsilon=linf)");
   }
-  s.cone_edges = cfg.get_int_or("cone_edges", 8, 3, 64);
+  s.cone_edges = cfg.get_int_or("cone_edges", 8, kMinConeEdges, kMaxConeEdges);
   s.max_contacts = cfg.get_int_or("max_contacts", 64, 1, 1000);
   s.max_points = cfg.get_int_or("max_points", 2500, 7, 100000000);
   if (cfg.has("max_points") && s.epsilon != EpsilonMode::kLinf) {

@@ -73,11 +73,6 @@ void check_contacts(const Contacts& cs, const mjModel* m = nullptr, bool need_bo
   for (size_t i = 0; i < cs.size(); ++i) check_contact(cs[i], i, m, need_body);
 }
 
-int check_cone_edges(int n) {
-  if (n < 3 || n > 64) throw nb::value_error(("cone_edges must be in 3..64, got " + std::to_string(n)).c_str());
-  return n;
-}
-
 double check_tol(double tol) {
   if (std::isnan(tol)) throw nb::value_error("tol is NaN (use a negative tol for the default rule)");
   return tol;
@@ -322,19 +317,6 @@ void bind_grasp(nb::module_& m) {
           const mjModel* mm = model_of(model);
           const mjData* d = data_of(data, mm);
           check_contacts(contacts, mm);
-          for (size_t i = 0; i < contacts.size(); ++i) {
-            const Contact& c = contacts[i];
-            // The index must still name the same geom pair: contacts of another step are renumbered.
-            const bool same = c.mj_contact >= 0 && c.mj_contact < d->ncon &&
-                              ((d->contact[c.mj_contact].geom[0] == c.hand_geom &&
-                                d->contact[c.mj_contact].geom[1] == c.object_geom) ||
-                               (d->contact[c.mj_contact].geom[0] == c.object_geom &&
-                                d->contact[c.mj_contact].geom[1] == c.hand_geom));
-            if (!same) {
-              throw nb::value_error(("contacts[" + std::to_string(i) + "] is not a contact of this data (analytic, or "
-                                     "collected at another step: collect the contacts again)").c_str());
-            }
-          }
           Eigen::VectorXd lambda(rows_of(contacts));
           mujoco_contact_forces(mm, d, contacts, lambda);
           return lambda;
@@ -447,7 +429,7 @@ void bind_grasp(nb::module_& m) {
           if (max_points < 1) throw nb::value_error("max_points must be >= 1");
           WrenchSpaceOptions o;
           o.norm = norm;
-          o.cone_edges = check_cone_edges(cone_edges);
+          o.cone_edges = require_cone_edges(cone_edges);
           o.torque_length = torque_length;
           o.compute_volume = volume;
           o.max_points = max_points;
@@ -463,7 +445,7 @@ void bind_grasp(nb::module_& m) {
         [](const Contacts& contacts, nb::handle reference_arg, int cone_edges, double tol) {
           const Eigen::VectorXd reference = as_vector(reference_arg, "reference");
           check_contacts(contacts);
-          return is_force_closure(contacts, to_vec3(reference, "reference"), check_cone_edges(cone_edges), check_tol(tol));
+          return is_force_closure(contacts, to_vec3(reference, "reference"), cone_edges, check_tol(tol));
         },
         nb::arg("contacts"), nb::arg("reference"), nb::arg("cone_edges") = 8, nb::arg("tol") = 1e-9,
         "Force closure with linearised cones (the L1 GWS contains a ball of radius > tol about the origin).");
@@ -490,7 +472,7 @@ void bind_grasp(nb::module_& m) {
           check_G(G, contacts);
           check_contacts(contacts);
           ForceOptimizationOptions o;
-          o.cone_edges = check_cone_edges(cone_edges);
+          o.cone_edges = require_cone_edges(cone_edges);
           o.min_normal_force = min_normal_force;
           o.max_normal_force = max_normal_force;
           return optimal_forces(contacts, G, to_wrench(W), o);
