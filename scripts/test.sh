@@ -5,8 +5,8 @@
 #   scripts/test.sh [full]  CI (.ci/run): the quick tier with the benchmark programs, the install check, the
 #                           headline-figure check (callgrind) and a configure of the `pip install .` configuration,
 #                           then an ASan+UBSan build of the library and its unit and threaded tests, ThreadSanitizer
-#                           on the threaded tests, and short libFuzzer runs of every parser. Skip stages with MJHAND_SKIP_SANITIZE=1,
-#                           MJHAND_SKIP_TSAN=1, MJHAND_SKIP_FUZZ=1.
+#                           on the threaded tests, and short libFuzzer runs of every parser. Skip stages with
+#                           MJHAND_SKIP_SANITIZE=1, MJHAND_SKIP_TSAN=1, MJHAND_SKIP_FUZZ=1.
 # Both install the dependencies first (scripts/install-deps.sh). Each stage's start is printed as "== [m:ss] stage".
 set -euo pipefail
 tier="${1:-full}"

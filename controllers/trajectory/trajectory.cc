@@ -225,7 +225,8 @@ Eigen::Vector3d tip_jp_pinv(const SerialChain& chain, const double* q, JpMat* jp
 }
 
 double sigma_min_of(const Eigen::Matrix3d& jp) {
-  const Eigen::Matrix3d gram = jp * jp.transpose();  // a plain Matrix3d: the solver compiled once (dense_decompositions.h)
+  // A plain Matrix3d, not the product expression: the solver's shared copy (dense_decompositions.h).
+  const Eigen::Matrix3d gram = jp * jp.transpose();
   Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(gram, Eigen::EigenvaluesOnly);
   return std::sqrt(std::max(0.0, eig.eigenvalues().minCoeff()));
 }

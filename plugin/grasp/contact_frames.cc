@@ -209,18 +209,8 @@ bool is_contact_of(const mjData* d, const Contact& c) {
 constexpr const char* kNotOfThisData =
     " is not a contact of this data (analytic, or collected at another step: collect the contacts again)";
 
-}  // namespace
-
-int require_cone_edges(int cone_edges) {
-  if (std::string problem = cone_edges_problem(cone_edges); !problem.empty()) throw GraspError(problem);
-  return cone_edges;
-}
-
-void mujoco_contact_force(const mjModel* m, const mjData* d, const Contact& c, double* lambda_i) {
-  if (!is_contact_of(d, c)) {
-    throw GraspError("mujoco_contact_force: the contact (mj_contact " + std::to_string(c.mj_contact) + ")" +
-                     kNotOfThisData);
-  }
+// mujoco_contact_force for a contact already checked with is_contact_of.
+void checked_contact_force(const mjModel* m, const mjData* d, const Contact& c, double* lambda_i) {
   const mjContact& con = d->contact[c.mj_contact];
   mjtNum f[6];
   mj_contactForce(m, d, c.mj_contact, f);
@@ -238,6 +228,21 @@ void mujoco_contact_force(const mjModel* m, const mjData* d, const Contact& c, d
   }
 }
 
+}  // namespace
+
+int require_cone_edges(int cone_edges) {
+  if (std::string problem = cone_edges_problem(cone_edges); !problem.empty()) throw GraspError(problem);
+  return cone_edges;
+}
+
+void mujoco_contact_force(const mjModel* m, const mjData* d, const Contact& c, double* lambda_i) {
+  if (!is_contact_of(d, c)) {
+    throw GraspError("mujoco_contact_force: the contact (mj_contact " + std::to_string(c.mj_contact) + ")" +
+                     kNotOfThisData);
+  }
+  checked_contact_force(m, d, c, lambda_i);
+}
+
 void mujoco_contact_forces(const mjModel* m, const mjData* d, const std::vector<Contact>& contacts,
                            Eigen::Ref<Eigen::VectorXd> lambda) {
   require_length("mujoco_contact_forces", "lambda", lambda.size(), total_rows(contacts), "total_rows(contacts)");
@@ -248,7 +253,7 @@ void mujoco_contact_forces(const mjModel* m, const mjData* d, const std::vector<
   }
   int row = 0;
   for (const Contact& c : contacts) {
-    mujoco_contact_force(m, d, c, lambda.data() + row);
+    checked_contact_force(m, d, c, lambda.data() + row);
     row += contact_rows(c.model);
   }
 }

@@ -41,7 +41,9 @@ ForceDistribution optimal_forces(const std::vector<Contact>& contacts, const Eig
   // GLPK aborts the process on bad input, so everything it could object to is checked here first.
   if (G.rows() != 6 || G.cols() != m) return fail(ForceStatus::kInvalidInput, m, "G must be 6 x total_rows(contacts)");
   if (!G.allFinite() || !W.allFinite()) return fail(ForceStatus::kInvalidInput, m, "G or W has NaN/inf entries");
-  if (const std::string p = cone_edges_problem(opt.cone_edges); !p.empty()) return fail(ForceStatus::kInvalidInput, m, p);
+  if (const std::string problem = cone_edges_problem(opt.cone_edges); !problem.empty()) {
+    return fail(ForceStatus::kInvalidInput, m, problem);
+  }
   if (!(opt.min_normal_force >= 0) || !std::isfinite(opt.min_normal_force) || !(opt.max_normal_force >= opt.min_normal_force)) {
     return fail(ForceStatus::kInvalidInput, m, "need 0 <= min_normal_force <= max_normal_force, finite minimum");
   }

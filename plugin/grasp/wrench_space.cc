@@ -144,7 +144,9 @@ EpsilonResult ferrari_canny(const std::vector<Contact>& contacts, const Eigen::V
     res.message = msg.empty() ? to_string(s) : msg;
     return res;
   };
-  if (const std::string p = cone_edges_problem(opt.cone_edges); !p.empty()) return done(EpsilonStatus::kInvalidInput, p);
+  if (const std::string problem = cone_edges_problem(opt.cone_edges); !problem.empty()) {
+    return done(EpsilonStatus::kInvalidInput, problem);
+  }
   if (!p.allFinite() || !std::isfinite(opt.torque_length)) return done(EpsilonStatus::kInvalidInput, "non-finite input");
   for (const Contact& c : contacts) {
     if (!c.pos.allFinite() || !c.frame.allFinite() || !(c.mu >= 0) || !(c.mu_torsion >= 0) || !std::isfinite(c.mu) ||

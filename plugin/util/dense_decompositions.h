@@ -1,9 +1,10 @@
 // Eigen's dense decompositions of dynamic-size double matrices, and of the fixed sizes the library uses (3x3, 6x6,
-// 6x5), compiled once in dense_decompositions.cc and fixed_size_decompositions.cc instead of in every file that uses them: at -O3 one
-// JacobiSVD<MatrixXd> costs a file about 10 s of compile time, one SelfAdjointEigenSolver<Matrix<double, 6, 6>> about
-// 3 s (docs/reliability.md, "Compile time"). A decomposition's compute() of another argument type (an expression, a
-// Ref) is still compiled where it is used: pass a plain matrix of the decomposition's type to get the shared copy. Include this header instead of <Eigen/SVD>, <Eigen/QR>, <Eigen/LU>,
-// <Eigen/Cholesky> or <Eigen/Eigenvalues> wherever one of the types below is used, before any use.
+// 6x5), compiled once in dense_decompositions.cc and fixed_size_decompositions.cc instead of in every file that uses
+// them: at -O3 one JacobiSVD<MatrixXd> costs a file about 10 s of compile time, one
+// SelfAdjointEigenSolver<Matrix<double, 6, 6>> about 3 s (docs/reliability.md, "Compile time"). A decomposition's
+// compute() of another argument type (an expression, a Ref) is still compiled where it is used: pass a plain matrix
+// of the decomposition's type to get the shared copy. Include this header instead of <Eigen/SVD>, <Eigen/QR>,
+// <Eigen/LU>, <Eigen/Cholesky> or <Eigen/Eigenvalues> wherever one of the types below is used, before any use.
 #pragma once
 
 #include <Eigen/Cholesky>
