@@ -6,12 +6,17 @@
 # recommended optimisation level; reports keep file:line. Clang because it compiles these Eigen-heavy files under
 # ASan + UBSan in about half GCC's time (docs/reliability.md, "Compile time") and libFuzzer needs it.
 # With `thread`, the same compiler and flags for scripts/tsan.sh's ThreadSanitizer build instead (no fuzz targets).
+# MJHAND_TEST_OBJECTS_FROM=DIR (address only; scripts/test.sh sets it to its Release build): link that build's
+# compiled test files instead of compiling them again (tests/CMakeLists.txt says why that checks the same).
 # Usage: scripts/configure-sanitize.sh BUILD_DIR [address|thread]   (default address: ASan + UBSan)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:?usage: $0 BUILD_DIR [address|thread]}"
 case "${2:-address}" in
-  address) sanitizer=(-DMJHAND_SANITIZE=ON -DMJHAND_FUZZ=ON) ;;
+  address) sanitizer=(-DMJHAND_SANITIZE=ON -DMJHAND_FUZZ=ON)
+           if [ -n "${MJHAND_TEST_OBJECTS_FROM:-}" ]; then
+             sanitizer+=(-DMJHAND_TEST_OBJECTS_FROM="$(cd "$MJHAND_TEST_OBJECTS_FROM" && pwd)")
+           fi ;;
   thread) sanitizer=(-DMJHAND_TSAN=ON) ;;
   *) echo "usage: $0 BUILD_DIR [address|thread]" >&2; exit 2 ;;
 esac

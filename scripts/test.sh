@@ -56,8 +56,9 @@ fi
 if [ "${MJHAND_SKIP_SANITIZE:-0}" != "1" ]; then
   stage "ASan + UBSan build and ctest"
   # clang: the library, the CLI, the unit and threaded tests and the fuzz targets in one build, which fuzzing below
-  # reuses (scripts/configure-sanitize.sh says what is in it and why).
-  scripts/configure-sanitize.sh build-sanitize
+  # reuses (scripts/configure-sanitize.sh says what is in it and why). The test files are not instrumented under
+  # ASan + UBSan: their objects come from the Release build above instead of a second compilation (tests/CMakeLists.txt).
+  MJHAND_TEST_OBJECTS_FROM="$root/build" scripts/configure-sanitize.sh build-sanitize
   cmake --build build-sanitize -j"$jobs"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp"  # MuJoCo's leak when a plugin's init fails (see the file)

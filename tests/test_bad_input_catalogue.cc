@@ -271,7 +271,8 @@ std::vector<LibEntry> library_entries() {
 }
 
 std::string expand(std::string s, const std::string& tmp) {
-  for (const auto& [key, value] : {std::pair<std::string, std::string>{"{S}", MJHAND_SOURCE_DIR}, {"{T}", tmp}}) {
+  const std::pair<std::string, std::string> fields[] = {{"{S}", mjhand_test::source_dir()}, {"{T}", tmp}};
+  for (const auto& [key, value] : fields) {
     for (size_t at = s.find(key); at != std::string::npos; at = s.find(key, at + value.size())) {
       s.replace(at, key.size(), value);
     }

@@ -151,7 +151,7 @@ TEST_CASE("every subcommand answers --help, and docs/mjhand-cli.md holds each he
     ++n;
     // The page documents the full build; a CLI built without the viewer (the sanitizer builds) says instead that
     // identify-coupling needs the renderer, and that one-line help is all it has.
-    if (!MJHAND_CLI_HAS_VIEWER && cmd == "identify-coupling") {
+    if (!mjhand_test::cli_has_viewer() && cmd == "identify-coupling") {
       CHECK_THAT(r.output, Catch::Contains("built without MJHAND_BUILD_VIEWER"));
       continue;
     }

@@ -18,6 +18,7 @@
 #include <mjhand/grasp/wrench_space.h>
 #include <mjhand/native/native_plugins.h>
 #include <mjhand/sensors/grasp_analysis.h>
+#include "alloc_counter.h"
 #include "test_util.h"
 
 using namespace mjhand;
@@ -26,23 +27,6 @@ using mjhand_test::load_xml_string;
 using mjhand_test::make_data;
 using mjhand_test::source_path;
 
-// Counting malloc: every heap allocation of the process (operator new, Eigen, MuJoCo, GLPK, qhull all end in malloc)
-// is counted while g_count_allocations is set. glibc's malloc is __libc_malloc, so forwarding to it changes nothing
-// else. Not under AddressSanitizer, which must own malloc itself.
-#if defined(MJHAND_UNDER_SANITIZER)  // ASan and TSan both own malloc (tests/CMakeLists.txt, mjhand_test_flags)
-#define MJHAND_COUNT_MALLOC 0
-#else
-#define MJHAND_COUNT_MALLOC 1
-namespace {
-std::atomic<bool> g_count_allocations{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
-extern "C" void* __libc_malloc(size_t size);
-extern "C" void* malloc(size_t size) {
-  if (g_count_allocations.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return __libc_malloc(size);
-}
-#endif
 
 namespace {
 
@@ -303,6 +287,14 @@ TEST_CASE("grasp_analysis: epsilon only when configured, and no allocation per s
       {"object=ball sensor=g epsilon=l1", 7, 200},
       {"object=ball sensor=g epsilon=l1 epsilon_every=50", 7, 4},
   };
+  if (mjhand_test::allocation_counting_available()) {  // the counter itself counts (a call the compiler cannot elide)
+    void* (*volatile allocate)(size_t) = std::malloc;
+    mjhand_test::start_counting_allocations();
+    void* p = allocate(64);
+    const long counted = mjhand_test::stop_counting_allocations();
+    std::free(p);
+    REQUIRE(counted == 1);
+  }
   for (const Case& c : cases) {
     INFO(c.config);
     auto m = load_xml_string(pinch_xml({0, 120, 240}, 0, 3, c.config));
@@ -314,15 +306,9 @@ TEST_CASE("grasp_analysis: epsilon only when configured, and no allocation per s
     double epsilon = c.dim == 7 ? start[6] : 0, sigma = start[1];
     for (int i = 0; i < 200; ++i) {
       d->ctrl[0] = 1e-5 * i;  // finger 0 keeps pushing in: the grasp changes at every step
-#if MJHAND_COUNT_MALLOC
-      const long before = g_allocations.load();
-      g_count_allocations = true;
+      mjhand_test::start_counting_allocations();
       mj_step(m.get(), d.get());
-      g_count_allocations = false;
-      allocating_steps += g_allocations.load() != before;
-#else
-      mj_step(m.get(), d.get());
-#endif
+      allocating_steps += mjhand_test::stop_counting_allocations() != 0;
       const std::vector<double> v = sensor_values(m.get(), d.get(), "g");
       contact_steps += v[0] == 3;
       sigma_changes += v[1] != sigma;
@@ -343,13 +329,13 @@ TEST_CASE("grasp_analysis: epsilon only when configured, and no allocation per s
       CHECK(epsilon_changes <= c.evaluations);
       CHECK(epsilon_changes >= c.evaluations - 1);
     }
-#if MJHAND_COUNT_MALLOC
-    // Without epsilon nothing allocates; with it, at most the evaluating steps do (the hull code allocates).
-    if (c.evaluations == 0) CHECK(allocating_steps == 0);
-    CHECK(allocating_steps <= c.evaluations);
-#else
-    WARN("allocation counting is off under AddressSanitizer");
-#endif
+    if (mjhand_test::allocation_counting_available()) {
+      // Without epsilon nothing allocates; with it, at most the evaluating steps do (the hull code allocates).
+      if (c.evaluations == 0) CHECK(allocating_steps == 0);
+      CHECK(allocating_steps <= c.evaluations);
+    } else {
+      WARN("allocation counting is off under a sanitizer (it owns malloc)");
+    }
   }
 }
 

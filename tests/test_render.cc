@@ -134,7 +134,7 @@ TEST_CASE("render: PNG round trip and write errors", "[render]") {
   RgbImage img;
   img.resize(7, 5);
   for (size_t i = 0; i < img.rgb.size(); ++i) img.rgb[i] = static_cast<unsigned char>((i * 37) % 256);
-  const std::string path = std::string(MJHAND_BINARY_DIR) + "/test_render_roundtrip.png";
+  const std::string path = mjhand_test::binary_dir() + "/test_render_roundtrip.png";
   write_png(path, img);
   const RgbImage back = read_png(path);
   CHECK(back.width == 7);
@@ -147,7 +147,7 @@ TEST_CASE("render: PNG round trip and write errors", "[render]") {
   } catch (const std::runtime_error& e) {
     CHECK(std::string(e.what()).find("/nonexistent-dir/x.png") != std::string::npos);
   }
-  CHECK_THROWS_AS(read_png(std::string(MJHAND_SOURCE_DIR) + "/README.md"), std::runtime_error);
+  CHECK_THROWS_AS(read_png(mjhand_test::source_path("README.md")), std::runtime_error);
   RgbImage empty;
   CHECK_THROWS_AS(write_png(path, empty), std::runtime_error);
   // fraction_unlike_corner: one differing pixel of 35.

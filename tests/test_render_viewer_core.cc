@@ -116,7 +116,7 @@ TEST_CASE("viewer session: switching a native instance off removes its force, ac
 }
 
 TEST_CASE("viewer session: a failing reload keeps the old model, a good one replaces it", "[viewer]") {
-  const std::string path = std::string(MJHAND_BINARY_DIR) + "/viewer_reload_test.xml";
+  const std::string path = mjhand_test::binary_dir() + "/viewer_reload_test.xml";
   const std::string good = read_text(source_path("models/pid_finger.xml"));
   {
     std::ofstream(path) << good;

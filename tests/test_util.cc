@@ -17,7 +17,13 @@
 
 namespace mjhand_test {
 
-std::string source_path(const std::string& relative) { return std::string(MJHAND_SOURCE_DIR) + "/" + relative; }
+std::string source_dir() { return MJHAND_SOURCE_DIR; }
+
+std::string source_path(const std::string& relative) { return source_dir() + "/" + relative; }
+
+std::string binary_dir() { return MJHAND_BINARY_DIR; }
+
+bool cli_has_viewer() { return MJHAND_CLI_HAS_VIEWER; }
 
 ModelPtr load_xml_string(const std::string& xml) {
   char name[] = "/tmp/mjhand_test_XXXXXX.xml";

@@ -15,8 +15,17 @@ using mjhand::DataPtr;
 using mjhand::make_data;
 using mjhand::ModelPtr;
 
-// Absolute path of a file in the source tree, e.g. source_path("models/egrasp_hand.xml").
+// Absolute path of the source tree's top folder, and of a file in it, e.g. source_path("models/egrasp_hand.xml").
+std::string source_dir();
 std::string source_path(const std::string& relative);
+
+// The build folder (CMake's top binary directory) the tests were built in.
+std::string binary_dir();
+
+// The build's facts live in test_util.cc alone (its compile definitions), never in a test file, so a test file's
+// object is the same in every build folder and the sanitizer build can link the Release build's (tests/CMakeLists.txt).
+// Whether this build's CLI has the viewer (MJHAND_BUILD_VIEWER).
+bool cli_has_viewer();
 
 // Loads an MJCF file or throws std::runtime_error with MuJoCo's message.
 inline ModelPtr load_xml_file(const std::string& path) { return mjhand::load_model(path); }
