@@ -3,7 +3,8 @@
 # clang, the library, the CLI and the unit and threaded tests under AddressSanitizer + UndefinedBehaviorSanitizer, the
 # parsers' files also instrumented for coverage and the fuzz targets beside the tests (MJHAND_FUZZ); no viewer (its
 # tests run in the Release build) and no benchmarks. -O1 -g1 (line tables, no variable info): the sanitizers'
-# recommended optimisation level; reports keep file:line. Clang because it compiles these Eigen-heavy files under
+# recommended optimisation level; reports keep file:line in the library, apps and CLI (test frames linked from the
+# Release build's objects show function names only). Clang because it compiles these Eigen-heavy files under
 # ASan + UBSan in about half GCC's time (docs/reliability.md, "Compile time") and libFuzzer needs it.
 # With `thread`, the same compiler and flags for scripts/tsan.sh's ThreadSanitizer build instead (no fuzz targets).
 # MJHAND_TEST_OBJECTS_FROM=DIR (address only; scripts/test.sh sets it to its Release build): link that build's
@@ -13,10 +14,10 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:?usage: $0 BUILD_DIR [address|thread]}"
 case "${2:-address}" in
-  address) sanitizer=(-DMJHAND_SANITIZE=ON -DMJHAND_FUZZ=ON)
-           if [ -n "${MJHAND_TEST_OBJECTS_FROM:-}" ]; then
-             sanitizer+=(-DMJHAND_TEST_OBJECTS_FROM="$(cd "$MJHAND_TEST_OBJECTS_FROM" && pwd)")
-           fi ;;
+  address) from="${MJHAND_TEST_OBJECTS_FROM:-}"
+           [ -z "$from" ] || from="$(cd "$from" && pwd)"
+           # Always set, so that a configure without it (scripts/fuzz.sh's) compiles the tests here again.
+           sanitizer=(-DMJHAND_SANITIZE=ON -DMJHAND_FUZZ=ON -DMJHAND_TEST_OBJECTS_FROM="$from") ;;
   thread) sanitizer=(-DMJHAND_TSAN=ON) ;;
   *) echo "usage: $0 BUILD_DIR [address|thread]" >&2; exit 2 ;;
 esac

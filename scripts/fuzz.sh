@@ -4,8 +4,9 @@
 # scripts/test.sh's ASan stage builds too), builds the fuzz targets, runs each for SECONDS (default 60) from its seed
 # corpus in tests/fuzz/corpus/, then replays tests/fuzz/regressions/<target>/.
 # The targets run side by side, one per core. Exits non-zero if any target finds something: a crash, sanitizer
-# report, leak, uncaught exception or an input that takes longer than MJHAND_FUZZ_TIMEOUT seconds (default 1). New corpus entries go to BUILD/corpus/, never into the
-# repository. Usage: scripts/fuzz.sh [SECONDS]   (MJHAND_FUZZ_BUILD=dir to use another build directory)
+# report, leak, uncaught exception or an input that takes longer than MJHAND_FUZZ_TIMEOUT seconds (default 1). New
+# corpus entries go to BUILD/corpus/, never into the repository.
+# Usage: scripts/fuzz.sh [SECONDS]   (MJHAND_FUZZ_BUILD=dir to use another build directory)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -50,6 +51,7 @@ fuzz_target() {  # TARGET: fuzz it, then replay its regression inputs; non-zero 
 # One target per core at a time (each libFuzzer run is a single process): the same seconds of fuzzing per target in
 # a fraction of the wall time. Each target's report is printed whole, in the list's order, once all have finished.
 slots="$(nproc)"
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT  # an interrupted run leaves no fuzzer behind
 for t in "${targets[@]}"; do
   while [ "$(jobs -rp | wc -l)" -ge "$slots" ]; do wait -n || true; done
   rm -f "$build/$t.status"
@@ -58,7 +60,7 @@ done
 wait
 failed=()
 for t in "${targets[@]}"; do
-  cat "$build/$t.report"
+  cat "$build/$t.report" 2>/dev/null || true
   [ "$(cat "$build/$t.status" 2>/dev/null)" = 0 ] || failed+=("$t")
 done
 if [ ${#failed[@]} -gt 0 ]; then

@@ -80,8 +80,8 @@ std::string coil_sensor(const std::string& name, const std::string& actuator, co
          R"("/>)";
 }
 
-// The parameters a configuration with `link`'s preset gives (as the factory builds them). The plugin's own copy is
-// not reachable through the native API; every use below is tied to it by what MuJoCo applies (torque, current,
+// The parameters a configuration with `link`'s preset gives (as the factory builds them), written here rather than
+// read back with find_coil: every use below is tied to the plugin's own copy by what MuJoCo applies (torque, current,
 // power), so a mismatch fails the test.
 CoilParams preset_coil(int link, KtModel model, double I_max = 3.0) {
   const CoilLinkPreset& pr = coil_link_preset(link);
@@ -276,6 +276,52 @@ TEST_CASE("coil current clipping (I_max, V_max with R(dT) and back-EMF) is appli
   CHECK(plugin->actuator_gain(m.get(), d.get(), a, state) == 0.0);
   mj_forward(m.get(), d.get());
   CHECK(std::isfinite(d->qfrc_actuator[dof_of(m.get(), a)]));
+}
+
+TEST_CASE("find_coil and coil_state give a controller the configured coil and the state the plugin applies",
+          "[coil]") {
+  const std::string xml = coils_xml({{"a", true, "coils"}, {"b", true, "coils"}},
+                                    {{"coils", "actuators=a,b link=2 I_max=1.5,3 phi_offset=0,0.2 sensors=sa,sb"}},
+                                    coil_sensor("sa", "a", "coils") + coil_sensor("sb", "b", "coils"));
+  auto m = load_xml_string(xml);
+  auto d = make_data(m.get());
+  const int a = actuator_id(m.get(), "a"), b = actuator_id(m.get(), "b");
+  const CoilParams* pa = find_coil(m.get(), d.get(), a);
+  const CoilParams* pb = find_coil(m.get(), d.get(), b);
+  REQUIRE(pa != nullptr);
+  REQUIRE(pb != nullptr);
+  CHECK(pa != pb);
+  // The configured values, each coil its own: link 2's preset, I_max and phi_offset per actuator.
+  const CoilLinkPreset& preset = coil_link_preset(2);
+  CHECK(pa->R0 == preset.R0);
+  CHECK(pa->kt(0.3) == Approx(kt_sin2(2, 0.3)).epsilon(1e-12));  // the formula recomputed: 1e-12 is rounding
+  CHECK(pa->I_max == 1.5);
+  CHECK(pb->I_max == 3.0);
+  CHECK(pa->phi_offset == 0.0);
+  CHECK(pb->phi_offset == 0.2);
+  CHECK(find_coil(m.get(), d.get(), m->nu) == nullptr);  // no coil drives it
+  CHECK_THROWS_AS(coil_state(m.get(), d.get(), m->nu), std::invalid_argument);
+
+  d->qpos[qadr_of(m.get(), b)] = 0.7;
+  d->qvel[dof_of(m.get(), b)] = -2.0;
+  d->act[b - (m->nu - m->na)] = 40.0;  // the temperature rise is the thermal coil's activation
+  d->ctrl[b] = 5.0;                    // above I_max: the driver clips
+  mj_forward(m.get(), d.get());
+  const CoilState st = coil_state(m.get(), d.get(), b);
+  CHECK(st.phi == 0.7 - 0.2);
+  CHECK(st.phidot == -2.0);
+  CHECK(st.dT == 40.0);
+  // The current the plugin reports through its sensor and applies as torque.
+  const mjtNum* sensor = sensor_of(m.get(), d.get(), "sb");
+  CHECK(st.current.current == sensor[1]);
+  CHECK(st.current.limit == sensor[2]);
+  CHECK(st.current.limit != kCoilNotClipped);
+  CHECK(d->actuator_force[b] == Approx(pb->kt(st.phi) * st.current.current).epsilon(1e-12));
+
+  // A model without coils has none to find.
+  auto plain = mjhand_test::load_xml_file(source_path("models/pid_finger.xml"));
+  auto plain_data = make_data(plain.get());
+  CHECK(find_coil(plain.get(), plain_data.get(), 0) == nullptr);
 }
 
 TEST_CASE("coil resistance R(dT) = R0 (1 + 0.00393 dT) rises with temperature and lowers the voltage-limited current",

@@ -22,21 +22,6 @@ namespace mjhand {
 
 namespace {
 
-// 1 or n values of `key` (or `fallback` when absent), each in [lo, hi].
-std::vector<double> per_joint(const Config& cfg, const std::string& key, size_t n, std::vector<double> fallback,
-                              double lo, double hi) {
-  std::vector<double> v = cfg.has(key) ? cfg.get_doubles(key) : std::move(fallback);
-  if (v.size() == 1) v.assign(n, v[0]);
-  if (v.size() != n) {
-    cfg.fail(key, "needs 1 or " + std::to_string(n) + " values (one per joint), got " + std::to_string(v.size()));
-  }
-  for (double x : v) {
-    if (x < lo || x > hi) cfg.fail(key, "value " + std::to_string(x) + " must lie in [" + std::to_string(lo) + ", " +
-                                            std::to_string(hi) + "]");
-  }
-  return v;
-}
-
 // Rejects reference positions outside a limited joint's range: the limit constraint would break the tracking.
 void check_in_range(const mjModel* m, const Config& cfg, const std::string& key, const std::vector<int>& joints,
                     const std::vector<double>& q) {
@@ -59,8 +44,8 @@ std::shared_ptr<const JointTrajectory> make_trajectory(const mjModel* m, const C
   std::vector<double> qpos0(n);
   for (size_t i = 0; i < n; ++i) qpos0[i] = m->qpos0[m->jnt_qposadr[joints[i]]];
   if (kind == "quintic") {
-    const std::vector<double> q0 = per_joint(cfg, "q0", n, qpos0, -1e3, 1e3);
-    const std::vector<double> q1 = per_joint(cfg, "q1", n, cfg.get_doubles("q1"), -1e3, 1e3);
+    const std::vector<double> q0 = cfg.get_per_joint_or("q0", n, qpos0, -1e3, 1e3);
+    const std::vector<double> q1 = cfg.get_per_joint("q1", n, -1e3, 1e3);
     const double T = cfg.get_double("T", 1e-6, 1e6);
     check_in_range(m, cfg, "q0", joints, q0);
     check_in_range(m, cfg, "q1", joints, q1);
@@ -68,8 +53,8 @@ std::shared_ptr<const JointTrajectory> make_trajectory(const mjModel* m, const C
   }
   if (kind == "cosine") {
     const double deg = M_PI / 180.0;
-    std::vector<double> amp = per_joint(cfg, "amplitude_deg", n, {85.0}, -3600, 3600);
-    std::vector<double> off = per_joint(cfg, "offset_deg", n, {2.5}, -3600, 3600);
+    std::vector<double> amp = cfg.get_per_joint_or("amplitude_deg", n, {85.0}, -3600, 3600);
+    std::vector<double> off = cfg.get_per_joint_or("offset_deg", n, {2.5}, -3600, 3600);
     const double rate = cfg.get_double_or("rate_deg", 540.0, 1e-6, 1e6);
     std::vector<double> lo(n), hi(n);
     for (size_t i = 0; i < n; ++i) {
@@ -84,14 +69,14 @@ std::shared_ptr<const JointTrajectory> make_trajectory(const mjModel* m, const C
   }
   // via: fingertip path through points given in the world frame, converted with the finger's serial chain (world
   // base): an embedded DH chain or a chain read from the kinematic tree.
-  const std::vector<double> q0 = per_joint(cfg, "q0", n, qpos0, -1e3, 1e3);
+  const std::vector<double> q0 = cfg.get_per_joint_or("q0", n, qpos0, -1e3, 1e3);
   check_in_range(m, cfg, "q0", joints, q0);
   const std::vector<double> pts = cfg.get_doubles("points");
   if (pts.empty() || pts.size() % 3 != 0) {
     cfg.fail("points", "needs x,y,z triples (world frame, metres), got " + std::to_string(pts.size()) + " numbers");
   }
   const size_t nseg = pts.size() / 3;
-  std::vector<double> dur = per_joint(cfg, "durations", nseg, cfg.get_doubles("durations"), 1e-6, 1e6);
+  std::vector<double> dur = cfg.get_per_joint("durations", nseg, 1e-6, 1e6);
   const double blend = cfg.get_double_or("blend", 0.25 * *std::min_element(dur.begin(), dur.end()), 1e-9, 1e6);
   ViaRedundancy redundancy;
   if (cfg.has("posture_gain") && finger->dof() <= 3) {
@@ -251,9 +236,9 @@ std::unique_ptr<Plugin> make_computed_torque_plugin(const mjModel* m, const Conf
   }
   std::vector<double> kp_default(n), kv_default(n);
   for (size_t i = 0; i < n; ++i) kp_default[i] = 1000.0 * inertia[i];
-  o.kp = per_joint(cfg, "kp", n, kp_default, 0.0, 1e12);
+  o.kp = cfg.get_per_joint_or("kp", n, kp_default, 0.0, 1e12);
   for (size_t i = 0; i < n; ++i) kv_default[i] = 2.0 * std::sqrt(o.kp[i] * inertia[i]);
-  o.kv = per_joint(cfg, "kv", n, kv_default, 0.0, 1e12);
+  o.kv = cfg.get_per_joint_or("kv", n, kv_default, 0.0, 1e12);
   // Explicit gains on light links (plugin/util/explicit_stability.h). feedforward: kp, kv are torques on the joint
   // (w = (M^-1)_jj at qpos0). computed_torque: they are accelerations, the loop is e'' = -kp e - kv e' whatever the
   // inertia (exact model), so the rule is scale-free: h^2 kp + 2 h kv.

@@ -85,8 +85,8 @@ void output_limits(const mjModel* m, const Config& cfg, const std::vector<int>& 
   u_min->clear();
   u_max->clear();
   if (cfg.has("u_min")) {
-    *u_min = per_joint_values(cfg, "u_min", n, -mjMAXVAL, mjMAXVAL);
-    *u_max = per_joint_values(cfg, "u_max", n, -mjMAXVAL, mjMAXVAL);
+    *u_min = cfg.get_per_joint("u_min", n, -mjMAXVAL, mjMAXVAL);
+    *u_max = cfg.get_per_joint("u_max", n, -mjMAXVAL, mjMAXVAL);
     for (size_t j = 0; j < n; ++j) {
       if (!((*u_min)[j] < (*u_max)[j])) cfg.fail("u_max", "must be above u_min");
     }
@@ -99,29 +99,14 @@ void output_limits(const mjModel* m, const Config& cfg, const std::vector<int>& 
   }
 }
 
-std::vector<double> per_joint_values(const Config& cfg, const std::string& key, size_t count, double lo, double hi) {
-  std::vector<double> v = cfg.get_doubles(key);
-  if (v.size() == 1) v.assign(count, v[0]);
-  if (v.size() != count) {
-    cfg.fail(key, "needs 1 or " + std::to_string(count) + " values (one per joint), got " + std::to_string(v.size()));
-  }
-  for (double x : v) {
-    if (x < lo || x > hi) {
-      cfg.fail(key, "value " + std::to_string(x) + " must lie in [" + std::to_string(lo) + ", " +
-                        std::to_string(hi) + "]");
-    }
-  }
-  return v;
-}
-
 std::unique_ptr<Plugin> make_pid_plugin(const mjModel* m, const Config& cfg) {
   PidController::Options o;
   resolve_joint_actuators(m, cfg, &o.joints, &o.actuators, &o.tendons);
   const size_t n = o.joints.size();
-  o.setpoint = per_joint_values(cfg, "setpoint", n, -mjMAXVAL, mjMAXVAL);
-  o.kp = per_joint_values(cfg, "kp", n, 0, mjMAXVAL);
-  o.ki = cfg.has("ki") ? per_joint_values(cfg, "ki", n, 0, mjMAXVAL) : std::vector<double>(n, 0.0);
-  o.kd = cfg.has("kd") ? per_joint_values(cfg, "kd", n, 0, mjMAXVAL) : std::vector<double>(n, 0.0);
+  o.setpoint = cfg.get_per_joint("setpoint", n, -mjMAXVAL, mjMAXVAL);
+  o.kp = cfg.get_per_joint("kp", n, 0, mjMAXVAL);
+  o.ki = cfg.get_per_joint_or("ki", n, {0.0}, 0, mjMAXVAL);
+  o.kd = cfg.get_per_joint_or("kd", n, {0.0}, 0, mjMAXVAL);
   o.period = cfg.get_double("period", 1e-9, 1e6);
   if (o.period < m->opt.timestep * (1 - 1e-9)) {
     cfg.fail("period", "sample period " + std::to_string(o.period) + " s is below the model timestep " +

@@ -24,9 +24,6 @@ std::unique_ptr<Plugin> make_pid_plugin(const mjModel* m, const Config& cfg);
 void resolve_joint_actuators(const mjModel* m, const Config& cfg, std::vector<int>* joints, std::vector<int>* actuators,
                              std::vector<int>* tendons = nullptr);
 
-// A list key with one value (broadcast) or one value per joint, each within [lo, hi].
-std::vector<double> per_joint_values(const Config& cfg, const std::string& key, size_t count, double lo, double hi);
-
 // Output saturation of the joint controllers: keys u_min/u_max (both or neither, one or one per actuator), else
 // each actuator's ctrlrange when it has one (so anti-windup knows the real limit), else unbounded.
 void output_limits(const mjModel* m, const Config& cfg, const std::vector<int>& actuators, std::vector<double>* u_min,

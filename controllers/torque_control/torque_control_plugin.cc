@@ -38,7 +38,7 @@ std::unique_ptr<Plugin> make_torque_control_plugin(const mjModel* m, const Confi
     }
     o.k_theta.assign(n, k);
   } else {
-    o.k_theta = per_joint_values(cfg, "k_theta", n, 1e-12, 1e12);
+    o.k_theta = cfg.get_per_joint("k_theta", n, 1e-12, 1e12);
   }
   for (size_t j = 0; j < n; ++j) {
     const int jn = o.sensor_joints[j];
@@ -53,8 +53,8 @@ std::unique_ptr<Plugin> make_torque_control_plugin(const mjModel* m, const Confi
                                     format_value(o.k_theta[j]) + "\"");
     }
   }
-  o.kps = per_joint_values(cfg, "kps", n, 0, mjMAXVAL);
-  o.torque_ref = per_joint_values(cfg, "torque_ref", n, -mjMAXVAL, mjMAXVAL);
+  o.kps = cfg.get_per_joint("kps", n, 0, mjMAXVAL);
+  o.torque_ref = cfg.get_per_joint("torque_ref", n, -mjMAXVAL, mjMAXVAL);
   output_limits(m, cfg, o.actuators, &o.u_min, &o.u_max);
   o.fault_ctrl = cfg.get_double_or("fault_ctrl", 0.0);
   return std::make_unique<ControllerPlugin<TorqueController>>(std::move(o));

@@ -2,11 +2,11 @@
 
 #include <mjhand/io/labels.h>
 
-#include <cmath>
 #include <memory>
 #include <stdexcept>
 
 #include <mjhand/hand/model_chains.h>
+#include <mjhand/kinematics/dh_chain.h>
 #include <mjhand/kinematics/forward_kinematics.h>
 
 namespace mjhand {
@@ -17,15 +17,13 @@ std::array<double, 3> berul_coupled_angles(double theta1) {
 }
 
 namespace {
-// Standard (Paul) DH: Rz(theta) Tz(d) Tx(a) Rx(alpha), spelled out as the matrix of eq 6 should read.
+// One row of Table 2 as the kinematics core's standard (Paul) DH transform: eq 6 as it should read (berul.h).
 Eigen::Isometry3d dh(double alpha, double a, double d, double theta) {
-  const double ct = std::cos(theta), st = std::sin(theta), ca = std::cos(alpha), sa = std::sin(alpha);
-  Eigen::Matrix4d t;
-  t << ct, -st * ca, st * sa, a * ct,  //
-      st, ct * ca, -ct * sa, a * st,   //
-      0, sa, ca, d,                    //
-      0, 0, 0, 1;
-  return Eigen::Isometry3d(t);
+  DHLink link;
+  link.a = a;
+  link.alpha = alpha;
+  link.d = d;
+  return dh_transform(DHConvention::kStandard, link, theta);
 }
 }  // namespace
 

@@ -33,7 +33,8 @@ struct BerulThumbGeometry {
 
 // T_4^0 of Table 2: the product of four standard DH matrices Rz(theta) Tz(d) Tx(a) Rx(alpha) (eq 6 with its
 // misprinted entries corrected, see docs), rows (0.78 + alpha0, a1, L1, theta0), (0, L2, 0, theta1),
-// (0, L3, 0, eq 4), (0, L4, 0, eq 5). Written out independently of mjhand's DH chain code as a cross-check.
+// (0, L3, 0, eq 4), (0, L4, 0, eq 5), each through dh_transform (which the KDL peer check verifies against Orocos
+// KDL's own DH frames).
 Eigen::Isometry3d berul_thumb_fk(const BerulThumbGeometry& g, double theta0, double theta1);
 
 // One finger's pose for one sensor value.

@@ -182,11 +182,6 @@ SynergyFit fit_synergies(const std::vector<std::string>& joints, const Eigen::Re
   return fit;
 }
 
-Synergies synergies_from_postures(const std::vector<std::string>& joints,
-                                  const Eigen::Ref<const Eigen::MatrixXd>& postures, int k) {
-  return fit_synergies(joints, postures, k).synergies;
-}
-
 void synergy_posture(const Synergies& s, const Eigen::Ref<const Eigen::VectorXd>& z, Eigen::Ref<Eigen::VectorXd> q) {
   require_length("synergy_posture", "z", z.size(), s.S.cols(), "synergy count k");
   require_length("synergy_posture", "q", q.size(), s.S.rows(), "joint count n");

@@ -53,10 +53,6 @@ struct SynergyFit {
 SynergyFit fit_synergies(const std::vector<std::string>& joints, const Eigen::Ref<const Eigen::MatrixXd>& postures,
                          int k);
 
-// fit_synergies(...).synergies.
-Synergies synergies_from_postures(const std::vector<std::string>& joints,
-                                  const Eigen::Ref<const Eigen::MatrixXd>& postures /*samples x n*/, int k);
-
 // q = q0 + S z (SynGrasp SGactivateSynergies' reference posture). z must have k entries (checked).
 Eigen::VectorXd synergy_posture(const Synergies& s, const Eigen::Ref<const Eigen::VectorXd>& z);
 

@@ -146,6 +146,25 @@ std::vector<double> Config::get_doubles(const std::string& key, int count) const
   return out;
 }
 
+std::vector<double> Config::get_per_joint(const std::string& key, size_t count, double lo, double hi) const {
+  return get_per_joint_or(key, count, get_doubles(key), lo, hi);
+}
+
+std::vector<double> Config::get_per_joint_or(const std::string& key, size_t count, std::vector<double> fallback,
+                                             double lo, double hi) const {
+  std::vector<double> v = has(key) ? get_doubles(key) : std::move(fallback);
+  if (v.size() == 1) v.assign(count, v[0]);
+  if (v.size() != count) {
+    fail(key, "needs 1 or " + std::to_string(count) + " values (one per joint), got " + std::to_string(v.size()));
+  }
+  for (double x : v) {
+    if (x < lo || x > hi) {
+      fail(key, "value " + std::to_string(x) + " must lie in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    }
+  }
+  return v;
+}
+
 std::string Config::get_choice(const std::string& key, const std::vector<std::string>& choices) const {
   const std::string& s = raw(key);
   std::string list;

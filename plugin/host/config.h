@@ -62,6 +62,11 @@ class Config {
   bool get_bool_or(const std::string& key, bool fallback) const;
   // Comma-separated list of numbers; `count` >= 0 demands that many.
   std::vector<double> get_doubles(const std::string& key, int count = -1) const;
+  // Per-joint values: one (repeated for every joint) or `count` numbers, each in [lo, hi]. Without the key,
+  // `fallback`, checked the same way; the first form requires the key.
+  std::vector<double> get_per_joint(const std::string& key, size_t count, double lo, double hi) const;
+  std::vector<double> get_per_joint_or(const std::string& key, size_t count, std::vector<double> fallback, double lo,
+                                       double hi) const;
   // One of `choices`.
   std::string get_choice(const std::string& key, const std::vector<std::string>& choices) const;
   std::string get_choice_or(const std::string& key, const std::string& fallback,

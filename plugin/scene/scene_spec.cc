@@ -295,16 +295,6 @@ SceneSpec parse_root(const Field& root, const std::string& source_name, const st
 
 }  // namespace
 
-const char* shape_name(ObjectShape shape) {
-  switch (shape) {
-    case ObjectShape::kSphere: return "sphere";
-    case ObjectShape::kCylinder: return "cylinder";
-    case ObjectShape::kBox: return "box";
-    case ObjectShape::kMesh: return "mesh";
-  }
-  return "?";
-}
-
 SceneSpec parse_scene_spec(const std::string& yaml_text, const std::string& source_name, const std::string& base_dir) {
   YAML::Node root;
   try {

@@ -78,7 +78,4 @@ SceneSpec parse_scene_spec(const std::string& yaml_text, const std::string& sour
 // Reads and parses a scene file; relative paths are resolved against the file's directory.
 SceneSpec load_scene_spec(const std::string& path);
 
-// Shape name as written in the description ("sphere", "cylinder", "box", "mesh").
-const char* shape_name(ObjectShape shape);
-
 }  // namespace mjhand
