@@ -93,11 +93,7 @@ std::string read_all(const std::string& path) {
 std::string fresh_temp_dir(const std::string& name) {
   // Named per build tree: two checkouts (worktrees, CI and a developer) running ctest at once must not remove each
   // other's files; within one tree every case passes its own name.
-#ifdef MJHAND_BINARY_DIR
-  const std::string tree = std::to_string(std::hash<std::string>{}(MJHAND_BINARY_DIR) % 1000000007u) + "_";
-#else
-  const std::string tree = std::to_string(::getpid()) + "_";
-#endif
+  const std::string tree = std::to_string(std::hash<std::string>{}(binary_dir()) % 1000000007u) + "_";
   const auto dir = std::filesystem::temp_directory_path() / ("mjhand_test_" + tree + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
