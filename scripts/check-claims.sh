@@ -12,6 +12,15 @@ build="$(cd "${1:-$root/build}" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 command -v valgrind >/dev/null || { echo "check-claims: valgrind is missing (scripts/install-deps.sh installs it)" >&2; exit 1; }
+# Instruction counts are the compiler's: the figures hold for the compiler claims.tsv names (its "# compiler:" line).
+expected="$(sed -n 's/^# compiler: //p' "$root/scripts/claims.tsv")"
+actual="$(sed -n 's/^set(CMAKE_CXX_COMPILER_\(ID\|VERSION\) "\(.*\)")$/\2/p' "$build"/CMakeFiles/[0-9]*/CMakeCXXCompiler.cmake 2>/dev/null |
+  paste -sd' ')"
+if [ -z "$expected" ] || [ "$actual" != "$expected" ]; then
+  echo "check-claims: the figures are counts of code compiled by '$expected' (scripts/claims.tsv); $build was" \
+       "compiled by '${actual:-an unknown compiler}' (configure a build folder with that compiler: cmake picks clang by default)" >&2
+  exit 1
+fi
 
 # Per-step instruction counts of the campaign scene (power_sphere, 3000 steps) and the e_GRASP scene (1000 steps), the
 # method of BENCHMARKS.md's "contact_detection samples at the end of the step" section: Ir of the mj_step calls from
@@ -27,12 +36,19 @@ for line in sys.stdin:  # each function: its caller lines ("<"), then its own li
     if not line.strip():
         callers = []
     elif re.search(r"\*\s+\?\?\?:mj_step \[", line):
+        # Only BM_StepPlugins calls mj_step itself; the calls of BM_StepBare may come through the helpers of
+        # bench_util.h (record_controls, replay_step) that the compiler did not inline; mj_step calls of the model
+        # compiler (mjCModel::TryCompile) are not steps.
+        other_ir = other_calls = 0
         for c in callers:
-            m = re.match(r"\s*([\d,]+) \(.*<\s+\?\?\?:\(anonymous namespace\)::BM_Step(Plugins|Bare)\(.*\((\d[\d,]*)x\)", c)
-            if m:
-                ir, calls = int(m.group(1).replace(",", "")), int(m.group(3).replace(",", ""))
-                if m.group(2) == "Plugins" and calls == k: plugins = ir
-                if m.group(2) == "Bare" and calls == 3 * k: bare = ir
+            m = re.match(r"\s*([\d,]+) \(.*<\s+\?\?\?:(.*) \((\d[\d,]*)x\)", c)
+            if not m: continue
+            ir, calls = int(m.group(1).replace(",", "")), int(m.group(3).replace(",", ""))
+            if m.group(2).startswith("(anonymous namespace)::BM_StepPlugins("):
+                if calls == k: plugins = ir
+            elif m.group(2).startswith(("(anonymous namespace)::BM_StepBare(", "mjhand_bench::")):
+                other_ir += ir; other_calls += calls
+        if other_calls == 3 * k: bare = other_ir
         break
     elif "<" in line:
         callers.append(line)

@@ -2,7 +2,7 @@
 # Proves the layering is enforced (docs/architecture.md): builds probes (tests/layering/) as if they were files of a
 # layer, in the given build directory. core_only must build; a probe that includes a higher layer's header must fail
 # to compile (it is not in that layer's include tree); one that calls a higher layer's function must fail to link
-# (the layer checks leave nothing undefined). Core -> adapters and adapters -> models are both probed.
+# (the layer checks leave nothing undefined). Core -> adapters, core -> parallel and adapters -> models are probed.
 # Usage: scripts/check-layering.sh [BUILD_DIR]   (default build; configured already)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -20,7 +20,8 @@ probe() {  # probe NAME EXPECT(ok|fail) PATTERN
   echo "layering: $1: $2 as expected"
 }
 probe core:core_only ok ""
-probe core:include_upward fail "mjhand/native/native_plugins.h: No such file or directory"
+probe core:include_upward fail "fatal error: '\\?mjhand/native/native_plugins.h"
+probe core:include_parallel fail "fatal error: '\\?mjhand/parallel/screws.h"
 probe core:call_upward fail "undefined reference to .mjhand::register_native_plugins()"
-probe adapters:adapters_include_models fail "mjhand/generators/build_model.h: No such file or directory"
+probe adapters:adapters_include_models fail "fatal error: '\\?mjhand/generators/build_model.h"
 probe adapters:adapters_call_models fail "undefined reference to .mjhand::build_hand_model"

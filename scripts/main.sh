@@ -8,5 +8,7 @@ scripts/install-deps.sh
 # Ninja for a new build folder (an existing one keeps its generator).
 export CMAKE_GENERATOR="${CMAKE_GENERATOR:-Ninja}"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j"$(nproc)" --target mjhand_cli  # the CLI and the library it links: nothing else
-./build/bin/mjhand run models/egrasp_scene.xml --duration 2 --out out/egrasp_scene "$@"
+# `mjhand run` alone on the plugin runtime (docs/architecture.md): none of the other subcommands, parallel/ or the
+# generators is compiled. `cmake --build build --target mjhand_cli` builds the whole CLI afterwards.
+cmake --build build -j"$(nproc)" --target mjhand_run
+./build/bin/mjhand-run models/egrasp_scene.xml --duration 2 --out out/egrasp_scene "$@"

@@ -48,6 +48,37 @@ TEST_CASE("mjhand run writes a CSV of time, qpos, qvel, ctrl, sensors and a repo
   CHECK_FALSE(std::filesystem::exists(out + "/trajectory.csv.partial"));
 }
 
+TEST_CASE("mjhand-run is mjhand run alone: the same files, report and messages", "[cli]") {
+  const std::string model = source_path("models/egrasp_scene.xml");
+  const std::string a = temp_dir("run_cli"), b = temp_dir("run_alone");
+  const Result cli = run_cli("run " + model + " --duration 0.2 --out " + a);
+  const Result alone = mjhand_test::run_mjhand_run(model + " --duration 0.2 --out " + b);
+  INFO(cli.output);
+  INFO(alone.output);
+  REQUIRE(cli.status == 0);
+  REQUIRE(alone.status == 0);
+  const std::string csv = read_all(a + "/trajectory.csv");
+  CHECK(csv.size() > 1000);
+  CHECK(read_all(b + "/trajectory.csv") == csv);  // one simulation, bit for bit
+  // The report, but for the wall time and the output folder.
+  const auto report = [](const std::string& dir) {
+    std::istringstream in(read_all(dir + "/summary.txt"));
+    std::string line, kept;
+    while (std::getline(in, line)) {
+      if (line.find(", wall ") != std::string::npos) continue;
+      for (size_t at; (at = line.find(dir)) != std::string::npos;) line.replace(at, dir.size(), "OUT");
+      kept += line + "\n";
+    }
+    return kept;
+  };
+  CHECK(report(a).find("cross-check: mjhand DH FK vs MuJoCo site_xpos") != std::string::npos);
+  CHECK(report(b) == report(a));
+  const Result bad = mjhand_test::run_mjhand_run(model + " --durration 1");
+  CHECK(bad.status == 2);
+  CHECK(bad.output == run_cli("run " + model + " --durration 1").output);
+  CHECK_THAT(bad.output, Catch::Contains("mjhand run: unknown option '--durration'"));
+}
+
 TEST_CASE("mjhand run rejects bad command lines and bad models with a clear message", "[cli]") {
   const std::string scene = source_path("models/egrasp_scene.xml");
   Result r = run_cli("run " + scene + " --duration abc");

@@ -69,9 +69,10 @@ StepMetrics step_metrics(const std::vector<double>& t, const std::vector<double>
 }
 
 #ifdef MJHAND_CLI
-CliResult run_cli(const std::string& args) {
+namespace {
+CliResult run_program(const std::string& program, const std::string& args) {
   // timeout(1): a regression that blocks (e.g. on a FIFO) fails its test instead of hanging the suite.
-  const std::string cmd = "timeout --kill-after=10 300 " + std::string(MJHAND_CLI) + " " + args + " 2>&1";
+  const std::string cmd = "timeout --kill-after=10 300 " + program + " " + args + " 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) throw std::runtime_error("cannot run " + cmd);
   std::string out;
@@ -81,6 +82,10 @@ CliResult run_cli(const std::string& args) {
   const int rc = pclose(pipe);
   return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, out};
 }
+}  // namespace
+
+CliResult run_cli(const std::string& args) { return run_program(MJHAND_CLI, args); }
+CliResult run_mjhand_run(const std::string& args) { return run_program(MJHAND_RUN, args); }
 #endif
 
 std::string read_all(const std::string& path) {

@@ -55,6 +55,8 @@ struct CliResult {
   std::string output;
 };
 CliResult run_cli(const std::string& args);
+// The same for `mjhand-run ARGS` (`mjhand run` alone, scripts/main.sh's executable).
+CliResult run_mjhand_run(const std::string& args);
 
 // Largest entry of |a - b| over the largest entry of |b| (Eigen expressions; 1e-300 keeps an all-zero reference
 // finite): the relative error of the cross-checks against MuJoCo.

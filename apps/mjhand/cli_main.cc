@@ -2,9 +2,7 @@
 // it in-process). Dispatches to one subcommand per file.
 #include <cstdio>
 #include <cstring>
-#include <exception>
 
-#include "args.h"
 #include "cli_main.h"
 #include "commands.h"
 #include <mjhand/native/native_plugins.h>
@@ -26,15 +24,7 @@ int cli_main(int argc, char** argv) {
   }
   for (const auto& c : mjhand::cli::commands()) {
     if (std::strcmp(argv[1], c.name) == 0) {
-      try {
-        return c.run(mjhand::cli::Args(argv + 2, argv + argc));
-      } catch (const mjhand::cli::UsageError& e) {
-        std::fprintf(stderr, "mjhand %s: %s (see mjhand %s --help)\n", c.name, e.what(), c.name);
-        return 2;
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "mjhand %s: error: %s\n", c.name, e.what());
-        return 1;
-      }
+      return run_command(c, Args(argv + 2, argv + argc));
     }
   }
   std::fprintf(stderr, "mjhand: unknown command '%s'\n", argv[1]);

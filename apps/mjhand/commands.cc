@@ -1,6 +1,5 @@
+// The table of subcommands (`mjhand --help` lists them in this order).
 #include "commands.h"
-
-#include <algorithm>
 
 namespace mjhand::cli {
 
@@ -21,17 +20,6 @@ const std::vector<Command>& commands() {
       {"identify-coupling", "BERUL coupling from rendered images of colour markers (eq 1, Fig. 6)", cmd_identify_coupling},
   };
   return table;
-}
-
-namespace {
-bool g_embedded = false;
-}  // namespace
-
-bool embedded_in_python() { return g_embedded; }
-void set_embedded_in_python(bool on) { g_embedded = on; }
-
-bool wants_help(const Args& args) {
-  return std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "-h" || a == "--help"; });
 }
 
 }  // namespace mjhand::cli

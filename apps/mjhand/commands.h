@@ -35,6 +35,10 @@ int cmd_synergies(const Args& args);  // mjhand synergies record|fit (docs/syner
 bool embedded_in_python();
 void set_embedded_in_python(bool on);
 
+// Runs c with args; a UsageError gives exit code 2, any other exception 1, each printed to stderr with the command's
+// name (the codes docs/mjhand-cli.md gives). Never throws.
+int run_command(const Command& c, const Args& args);
+
 // True when args contains -h or --help.
 bool wants_help(const Args& args);
 
