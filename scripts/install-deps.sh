@@ -3,7 +3,12 @@
 # pyproject.toml (the mujoco-core wheel with MuJoCo's headers and library, numpy, pytest, the package's build tools
 # scikit-build-core and nanobind, the viewer extra) into the virtual environment .venv at the top of the checkout
 # (MJHAND_VENV overrides the place). Idempotent. The mjhand Python package itself is `pip install .` (README).
+# Usage: scripts/install-deps.sh [main]   main: of the PyPI pins only the package's runtime dependencies (mujoco-core,
+# numpy), what scripts/main.sh needs (~15 s into a new .venv from pip's cache instead of ~50 s); a later run without
+# it adds the rest.
 set -euo pipefail
+mode="${1:-all}"
+case "$mode" in all|main) ;; *) echo "usage: $0 [main]" >&2; exit 2 ;; esac
 PKGS=(
   build-essential cmake pkg-config
   ninja-build            # the generator scikit-build-core uses for `pip install .`
@@ -42,13 +47,15 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="${MJHAND_VENV:-$root/.venv}"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 # The pins, read from pyproject.toml (the one place they are written): build requirements, dependencies, extras.
-mapfile -t pins < <("$venv/bin/python" - "$root/pyproject.toml" <<'PY'
+mapfile -t pins < <("$venv/bin/python" - "$root/pyproject.toml" "$mode" <<'PY'
 import sys, tomllib
 with open(sys.argv[1], "rb") as f:
     p = tomllib.load(f)
-pins = list(p["build-system"]["requires"]) + list(p["project"]["dependencies"])
-for extra in p["project"]["optional-dependencies"].values():
-    pins += extra
+pins = list(p["project"]["dependencies"])
+if sys.argv[2] == "all":
+    pins = list(p["build-system"]["requires"]) + pins
+    for extra in p["project"]["optional-dependencies"].values():
+        pins += extra
 for pin in dict.fromkeys(pins):
     print(pin)
 PY

@@ -4,7 +4,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-scripts/install-deps.sh
+scripts/install-deps.sh main  # of the PyPI packages only mujoco-core and numpy
 # Ninja for a new build folder (an existing one keeps its generator).
 export CMAKE_GENERATOR="${CMAKE_GENERATOR:-Ninja}"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
