@@ -14,8 +14,10 @@ trap 'rm -rf "$work"' EXIT
 command -v valgrind >/dev/null || { echo "check-claims: valgrind is missing (scripts/install-deps.sh installs it)" >&2; exit 1; }
 # Instruction counts are the compiler's: the figures hold for the compiler claims.tsv names (its "# compiler:" line).
 expected="$(sed -n 's/^# compiler: //p' "$root/scripts/claims.tsv")"
-actual="$(sed -n 's/^set(CMAKE_CXX_COMPILER_\(ID\|VERSION\) "\(.*\)")$/\2/p' "$build"/CMakeFiles/[0-9]*/CMakeCXXCompiler.cmake 2>/dev/null |
-  paste -sd' ')"
+cmake_version="$(sed -n 's/^CMAKE_CACHE_\(MAJOR\|MINOR\|PATCH\)_VERSION:INTERNAL=//p' "$build/CMakeCache.txt" 2>/dev/null |
+  paste -sd.)" || true
+actual="$(sed -n 's/^set(CMAKE_CXX_COMPILER_\(ID\|VERSION\) "\(.*\)")$/\2/p' \
+  "$build/CMakeFiles/$cmake_version/CMakeCXXCompiler.cmake" 2>/dev/null | paste -sd' ')" || true
 if [ -z "$expected" ] || [ "$actual" != "$expected" ]; then
   echo "check-claims: the figures are counts of code compiled by '$expected' (scripts/claims.tsv); $build was" \
        "compiled by '${actual:-an unknown compiler}' (configure a build folder with that compiler: cmake picks clang by default)" >&2
