@@ -1,4 +1,4 @@
-// write_file_atomically (plugin/io/atomic_file.h), the one writer behind every mjhand output file (make-hand,
+// write_file_atomically (core/mjhand/io/atomic_file.h), the one writer behind every mjhand output file (make-hand,
 // make-scene, run, scenario, current-study, identify-coupling, the batch engine and its plots): the final name only
 // ever holds a complete file, the temporary lives in the same folder and is gone after success and failure alike,
 // and errors name the path.

@@ -28,7 +28,7 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kDeg = kPi / 180;
 
-std::string data_dir() { return source_path("controllers/coil_actuator/data"); }
+std::string data_dir() { return source_path("controllers/mjhand/coil_actuator/data"); }
 
 std::string num(double x) {
   char buf[64];

@@ -1,6 +1,6 @@
 // Controller plugins on light links (issue 18, point 5): pid (its own actuators) and the servo instances (posture,
 // hand_closure) refuse explicit gains where MuJoCo's semi-implicit Euler step diverges, h^2 kp / I + 2 h kd / I < 4
-// (refused above 2, plugin/util/explicit_stability.h). Checked against an independent simulation: the same PD
+// (refused above 2, core/mjhand/util/explicit_stability.h). Checked against an independent simulation: the same PD
 // written by hand on qfrc_applied of the plugin-free finger stays bounded just below the limit 4 and diverges just
 // above it; the pid plugin's motion equals that hand-written PD; the inverse inertia against mj_fullM.
 #include <catch2/catch.hpp>

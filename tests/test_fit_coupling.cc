@@ -1,4 +1,4 @@
-// Coupling identification (plugin/coupling/fit.h, `mjhand fit-coupling`): the BERUL laws recovered from captured
+// Coupling identification (core/mjhand/coupling/fit.h, `mjhand fit-coupling`): the BERUL laws recovered from captured
 // angles, exact polynomials of every order, MuJoCo's polycoef convention, and the bad-CSV messages.
 #include <catch2/catch.hpp>
 

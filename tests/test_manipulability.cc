@@ -1,4 +1,4 @@
-// Kinematic and force manipulability ellipsoids (plugin/grasp/manipulability.h) against a hand-derived two-finger
+// Kinematic and force manipulability ellipsoids (core/mjhand/grasp/manipulability.h) against a hand-derived two-finger
 // pinch, sampled inputs mapped by an independent least-squares solve, synergy invariances and kinematic/force duality.
 #include <catch2/catch.hpp>
 

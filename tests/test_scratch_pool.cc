@@ -1,4 +1,4 @@
-// ScratchPool (plugin/util/scratch_pool.h), the one mechanism behind the per-thread scratch of the grasp_analysis
+// ScratchPool (core/mjhand/util/scratch_pool.h), the one mechanism behind the per-thread scratch of the grasp_analysis
 // sensor and the hand_object controller: a lease returns its slot in its destructor, also when an exception leaves
 // the scope that holds it; every slot busy gives a temporary; slots are never handed to two holders at once.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// StagedFiles (plugin/io/staged_files.h): the one place MJCF held in memory is staged in MuJoCo's virtual file
+// StagedFiles (core/mjhand/io/staged_files.h): the one place MJCF held in memory is staged in MuJoCo's virtual file
 // system and compiled, behind compile_xml_string (make-hand, make-scene) and compile_with_overrides (run --set,
 // campaigns, the viewer's edits).
 #include <catch2/catch.hpp>

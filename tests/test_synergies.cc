@@ -1,4 +1,4 @@
-// Postural synergies (plugin/hand/synergies.h): PCA against a known generating subspace, the CSV file's exact round
+// Postural synergies (core/mjhand/hand/synergies.h): PCA against a known generating subspace, the CSV file's exact round
 // trip, every bad file naming its line, and joint resolution against a compiled model.
 #include <catch2/catch.hpp>
 

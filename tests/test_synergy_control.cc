@@ -1,4 +1,4 @@
-// Synergy control in MuJoCo (controllers/synergy/): the synergy plugin's soft-synergy torque against the law
+// Synergy control in MuJoCo (controllers/mjhand/synergy/): the synergy plugin's soft-synergy torque against the law
 // evaluated from mjData and its steady state against MuJoCo's gravity torque; closing the direct-drive hand on a sphere
 // along a synergy direction; the committed synergy file regenerated from the committed postures, and the first
 // postures re-recorded.

@@ -16,7 +16,7 @@
 
 namespace mjhand::view {
 
-// The translation block of a manipulability ellipsoid (plugin/grasp/manipulability.h). Kinematic: the object-centre
+// The translation block of a manipulability ellipsoid (core/mjhand/grasp/manipulability.h). Kinematic: the object-centre
 // velocities reachable with unit-norm inputs (joint speeds, or synergy speeds dz) compatible with rigid contacts.
 // Force: the forces on the object exerted with unit-norm joint torques (or synergy forces sigma), rigid model.
 struct GraspEllipsoid {

@@ -1,4 +1,4 @@
-// The CLI as a function: `mjhand` (apps/mjhand/main.cc) and `python -m mjhand` both run it.
+// The CLI as a function: `mjhand` (apps/mjhand/exe/main.cc) and `python -m mjhand` both run it.
 #pragma once
 
 namespace mjhand::cli {

@@ -114,7 +114,7 @@ double grasp_energy(const Evaluation& e, int fingers, double distance_scale);
 inline constexpr double kIllegalEnergy = 2.0;
 
 // Per-thread evaluation state: one mjData of the shared model. mjhand's plugins reset lazily at the first step after
-// mj_resetData, from the qpos they find (plugin/host/plugin.h), so the closure setpoints start at the pre-shape.
+// mj_resetData, from the qpos they find (plugin/mjhand/host/plugin.h), so the closure setpoints start at the pre-shape.
 class Evaluator {
  public:
   explicit Evaluator(const mjModel* m);

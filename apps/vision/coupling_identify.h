@@ -1,5 +1,5 @@
 // The paper's last step: least-squares lines theta_2(theta_1) and theta_3(theta_2) through the angles measured in
-// the frames where all five markers were found (plugin/coupling/fit.h).
+// the frames where all five markers were found (core/mjhand/coupling/fit.h).
 #pragma once
 
 #include <vector>

@@ -1,4 +1,4 @@
-// libFuzzer target: the coupling CSV reader (plugin/coupling/fit.h) and the fit that consumes it: columns by number
+// libFuzzer target: the coupling CSV reader (core/mjhand/coupling/fit.h) and the fit that consumes it: columns by number
 // and by header name, every polynomial order, degrees and RoboRealm's supplementary angles. Documented outcome for
 // bad input: FitError; a fit that succeeds must be finite throughout.
 #include <cmath>

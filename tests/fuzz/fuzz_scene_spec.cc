@@ -1,4 +1,4 @@
-// libFuzzer target: grasp scene descriptions (plugin/scene/scene_spec.h), relative hand and mesh paths resolved in
+// libFuzzer target: grasp scene descriptions (apps/generators/mjhand/scene/scene_spec.h), relative hand and mesh paths resolved in
 // models/scenarios/ (where the seed scenes live). Documented outcome for bad input: SpecError.
 #include "fuzz_util.h"
 #include <mjhand/hand/yaml_fields.h>

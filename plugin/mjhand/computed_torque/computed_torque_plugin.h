@@ -1,0 +1,16 @@
+// The "computed_torque" plugin type: the thin adapter that configures a computed_torque/computed_torque.h object from an instance's keys.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <memory>
+
+#include <mjhand/host/config.h>
+#include <mjhand/host/plugin.h>
+
+namespace mjhand {
+
+// Plugin type "computed_torque"; keys in docs/controllers.md and plugin/mjhand/computed_torque/README.md.
+std::unique_ptr<Plugin> make_computed_torque_plugin(const mjModel* m, const Config& cfg);
+
+}  // namespace mjhand

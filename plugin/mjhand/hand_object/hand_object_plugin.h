@@ -1,0 +1,16 @@
+// The "hand_object" plugin type: the thin adapter that configures a hand_object/hand_object.h object from an instance's keys.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <memory>
+
+#include <mjhand/host/config.h>
+#include <mjhand/host/plugin.h>
+
+namespace mjhand {
+
+// Plugin type "hand_object"; keys in docs/controllers.md and plugin/mjhand/hand_object/README.md.
+std::unique_ptr<Plugin> make_hand_object_plugin(const mjModel* m, const Config& cfg);
+
+}  // namespace mjhand

@@ -1,5 +1,0 @@
-// Layering probe (scripts/check-layering.sh): an adapter-layer file that includes a model generator's header. Must not
-// compile.
-#include <mjhand/generators/build_model.h>
-
-int mjhand_layer_probe() { return 0; }

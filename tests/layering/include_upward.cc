@@ -1,4 +1,0 @@
-// Layering probe (scripts/check-layering.sh): a core-layer file that includes an adapter header. Must not compile.
-#include <mjhand/native/native_plugins.h>
-
-int mjhand_layer_probe() { return mjhand::register_native_plugins(); }
