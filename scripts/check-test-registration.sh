@@ -7,7 +7,7 @@
 set -euo pipefail
 build="${1:?usage: $0 BUILD_DIR}"
 names=""
-for exe in mjhand_tests mjhand_thread_tests mjhand_view_tests; do
+for exe in mjhand_unit_tests mjhand_app_tests mjhand_thread_tests mjhand_view_tests; do
   [ -x "$build/tests/$exe" ] || continue
   # Catch2 v2 exits with the number of listed test cases, so the listing's status is not an error.
   # The rendering cases ([render], [vision]) run in their xvfb-run entries, not one ctest entry each.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes docs/mjhand-cli.md from the CLI's own --help texts, so the reference never drifts from the program
-# (tests/test_cli.cc checks that the page holds every subcommand's help verbatim). Usage: scripts/make-cli-doc.sh BUILD_DIR
+# (tests/apps/mjhand/test_cli.cc checks that the page holds every subcommand's help verbatim). Usage: scripts/make-cli-doc.sh BUILD_DIR
 set -euo pipefail
 build="${1:?usage: $0 BUILD_DIR}"
 cli="$build/bin/mjhand"

@@ -19,7 +19,7 @@ cd "$root"
 scripts/install-deps.sh
 jobs="$(nproc)"
 # Every outside dependency a test needs (X display via xvfb-run, gnuplot, KDL) is installed above: a missing one
-# fails its test here instead of showing as skipped (tests/test_util.h: skip_without).
+# fails its test here instead of showing as skipped (tests/support/test_util.h: skip_without).
 export MJHAND_REQUIRE_TEST_DEPS=1
 stage() { printf '== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$1"; }
 stage "dependencies installed; Release build ($tier tier)"

@@ -1,7 +1,7 @@
 // Fits of the coil actuator's models to the paper's measured tables (Ebner & Wallace 1994, sections 5.5 and 5.6),
 // read from the CSV copies in controllers/mjhand/coil_actuator/data. The numbers mjhand ships (coil_presets.cc) are what
-// these routines produce; tests/test_coil_actuator.cc re-runs them and compares, and its hidden test case
-// "[coil_fit_report]" prints the report with the constants to paste (`mjhand_tests "[coil_fit_report]"`).
+// these routines produce; tests/controllers/coil_actuator/test_coil_actuator.cc re-runs them and compares, and its hidden test case
+// "[coil_fit_report]" prints the report with the constants to paste (`mjhand_unit_tests "[coil_fit_report]"`).
 #pragma once
 
 #include <array>

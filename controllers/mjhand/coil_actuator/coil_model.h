@@ -122,7 +122,7 @@ struct CoilParams {
 void check_thermal_params(double C, double R_th);
 
 // The fitted numbers mjhand ships for one link of the paper's finger 1 (tables of sections 5.5 and 5.6;
-// coil_presets.cc, reproduced by fit_coil_link() in coil_fit.h and checked by tests/test_coil_actuator.cc).
+// coil_presets.cc, reproduced by fit_coil_link() in coil_fit.h and checked by tests/controllers/coil_actuator/test_coil_actuator.cc).
 struct CoilLinkPreset {
   int link = 0;
   double kt_max = 0.0;              // K_T at phi = 45 deg [N m/A]

@@ -1,6 +1,6 @@
 // The fitted coil numbers mjhand ships, one row per link of the paper's finger 1. They are the output of
-// coil_fit_report() (coil_fit.h) on controllers/mjhand/coil_actuator/data; tests/test_coil_actuator.cc re-runs the fits and
-// fails if these drift from them. Regenerate with `mjhand_tests "[coil_fit_report]"` after changing a table.
+// coil_fit_report() (coil_fit.h) on controllers/mjhand/coil_actuator/data; tests/controllers/coil_actuator/test_coil_actuator.cc re-runs the fits and
+// fails if these drift from them. Regenerate with `mjhand_unit_tests "[coil_fit_report]"` after changing a table.
 #include <stdexcept>
 #include <string>
 
