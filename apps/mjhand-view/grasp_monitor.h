@@ -12,7 +12,7 @@
 #include <mjhand/grasp/contact_frames.h>
 #include <mjhand/grasp/grasp_state.h>
 #include <mjhand/native/instances.h>
-#include <mjhand/sensors/grasp_analysis.h>
+#include <mjhand/grasp/force_closure_lp.h>
 
 namespace mjhand::view {
 

@@ -1,7 +1,7 @@
 // Sensor plugin "grasp_analysis": live grasp metrics of the contacts between an object and the hand, written to one
 // <user> sensor every step (contacts, sigma_min(G), isotropy, force closure, total normal force, friction-cone margin,
 // and Ferrari-Canny epsilon only when asked). The hand is infer_hand_structure's (hand_structure.h), as in `mjhand
-// analyze`. Also an allocation-free force-closure test the CLI reuses, and the older one-finger-per-moving-root hand.
+// analyze`; force closure by ForceClosureLP (grasp/force_closure_lp.h).
 #pragma once
 
 #include <mujoco/mujoco.h>
@@ -13,43 +13,11 @@
 
 #include <mjhand/grasp/contact_frames.h>
 #include <mjhand/grasp/contact_model.h>
+#include <mjhand/grasp/force_closure_lp.h>
 #include <mjhand/host/config.h>
 #include <mjhand/host/plugin.h>
 
 namespace mjhand {
-
-// One finger per moving root, i.e. every body with joints whose parent is static (welded to the world), except the
-// object's subtree and other free-jointed bodies (those are objects, not fingers). A palm welded to the world
-// therefore gives one finger per palm child; a hand on a jointed arm or slide base is one finger, and palm contacts
-// are not counted. No longer any tool's default (they and Python's mjhand.hand() use infer_hand_structure); kept
-// as the reference the structure inference is tested against. Throws GraspError when no such body exists.
-HandModel hand_from_moving_roots(const mjModel* m, int object_body);
-
-// Force closure with linearised friction cones (the primitive wrenches of wrench_space.h, same cone_edges and torque
-// length), decided by a small phase-1 simplex on preallocated storage so that it can run every step: the primitive
-// wrenches w_j positively span R^6 iff they span R^6 and some alpha_j >= 1 gives sum alpha_j w_j = 0. Agrees with
-// is_force_closure (the wrench-space hull) away from the boundary (tested); no allocation after construction.
-class ForceClosureLP {
- public:
-  enum class Result { kClosure, kNotClosure, kNoContacts, kRankDeficient, kSolverLimit, kTooManyContacts };
-
-  // Storage for up to max_contacts soft-finger contacts with cone_edges edges (>= 3) each.
-  ForceClosureLP(int max_contacts, int cone_edges);
-  // Decides force closure of contacts about `reference` (the object centre). Never allocates. A complete-constraint
-  // contact (unbounded wrench set) throws std::invalid_argument; the sensor's contacts follow condim and never are.
-  Result evaluate(const Contact* contacts, int count, const Eigen::Vector3d& reference);
-  int cone_edges() const { return edges_; }
-  // Simplex pivots of the last evaluate (for tests and benchmarks).
-  int pivots() const { return pivots_; }
-
- private:
-  int edges_, max_contacts_, pivots_ = 0;
-  Eigen::Matrix<double, 6, Eigen::Dynamic> prim_;  // primitive wrenches, 6 x (2 edges max_contacts)
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> tableau_;  // 7 x (2 edges max_contacts + 7)
-};
-
-// Human-readable name of a ForceClosureLP result.
-const char* to_string(ForceClosureLP::Result r);
 
 // Sensor outputs, in the order a grasp_analysis instance writes them unless `outputs=` chooses.
 enum class GraspMetric { kContacts, kSigmaMin, kIsotropy, kForceClosure, kNormalForce, kConeMargin, kEpsilon };

@@ -21,6 +21,7 @@
 #include "overlays.h"
 #include "session.h"
 #include "signals.h"
+#include "moving_roots_hand.h"
 #include "test_util.h"
 #include <mjhand/grasp/grasp_state.h>
 #include <mjhand/util/dense_decompositions.h>
@@ -365,7 +366,7 @@ TEST_CASE("viewer overlay: the manipulability ellipsoid geom has the grasp's tra
   // Independent computation from the same G and J_H: the compatible joint speeds from an LU kernel of
   // [J_H, -G^T], Z orthonormal (QR), M = (G^T)^+ J_H Z (complete orthogonal decomposition), and the translation
   // block's semi-axes as the square roots of the eigenvalues of (M M^T)_tt -- the projection of the 6-D ellipsoid.
-  mjhand::HandModel hand = mjhand::hand_from_moving_roots(g.m(), gm.object);
+  mjhand::HandModel hand = mjhand_test::hand_from_moving_roots(g.m(), gm.object);
   mjhand::GraspData data(g.m(), hand, 64);
   mjhand::compute_grasp(g.m(), g.d(), hand, data);
   const Eigen::MatrixXd G = data.G(), JH = data.JH();

@@ -25,6 +25,7 @@
 #include <mjhand/native/instances.h>
 #include <mjhand/sensors/grasp_analysis.h>
 #include <mjhand/util/dense_decompositions.h>
+#include "moving_roots_hand.h"
 #include "test_util.h"
 
 using namespace mjhand;
@@ -634,7 +635,7 @@ TEST_CASE("grasp_analysis: its default hand is analyze's, palm contacts included
     }
     palm_seen += palm_contacts;
     // The former default (one finger per moving root) leaves the palm contacts out: what the sensor counted before.
-    const HandModel old_hand = hand_from_moving_roots(m.get(), ball);
+    const HandModel old_hand = mjhand_test::hand_from_moving_roots(m.get(), ball);
     GraspData old(m.get(), old_hand, 64);
     compute_grasp(m.get(), d.get(), old_hand, old);
     CHECK(static_cast<int>(old.contacts.size()) == hand_contacts - palm_contacts);

@@ -14,7 +14,7 @@
 #include <mjhand/grasp/hand_structure.h>
 #include <mjhand/scene/scene_spec.h>
 #include <mjhand/scene/scene_writer.h>
-#include <mjhand/sensors/grasp_analysis.h>
+#include <mjhand/grasp/force_closure_lp.h>
 
 #include "annealing.h"
 #include "grasp_planner.h"

@@ -16,7 +16,7 @@
 #include <mjhand/grasp/grasp_statics.h>
 #include <mjhand/grasp/hand_jacobian.h>
 #include <mjhand/grasp/hand_structure.h>
-#include <mjhand/sensors/grasp_analysis.h>
+#include "moving_roots_hand.h"
 #include <mjhand/util/dense_decompositions.h>
 #include "test_util.h"
 
@@ -119,7 +119,7 @@ TEST_CASE("hand structure: the Allegro hand and mjhand's generated hands keep th
     INFO(file);
     const ModelPtr m = load_xml_file(source_path(file));
     const int obj = body(m.get(), object);
-    const HandModel before = hand_from_moving_roots(m.get(), obj);
+    const HandModel before = mjhand_test::hand_from_moving_roots(m.get(), obj);
     const HandModel now = infer_hand_structure(m.get(), obj);
     CHECK(now.finger_of_body == before.finger_of_body);
     CHECK(now.dofs == before.dofs);
