@@ -290,7 +290,33 @@ TreeChain as_tree_chain(const mjModel* m, const ModelChain& mc) {
   tc.joint_ids = mc.joint_ids;
   tc.qpos_adr = mc.qpos_adr;
   tc.dof_adr = mc.dof_adr;
+  tc.embedded_dh = true;
   return tc;
+}
+
+TreeChain resolve_finger_chain(const mjModel* m, const std::vector<ModelChain>& embedded, const ChainTip& tip,
+                               int root) {
+  for (const ModelChain& mc : embedded) {
+    if (tip.site >= 0 && mc.tip_site == tip.site && (root < 0 || root == mc.palm_body)) return as_tree_chain(m, mc);
+  }
+  // A bad tip id: tree_chain names it (from the world as root).
+  const int tip_body = tip.site >= 0 ? (tip.site < m->nsite ? m->site_bodyid[tip.site] : -1) : tip.body;
+  const bool tip_ok = tip_body >= 0 && tip_body < m->nbody;
+  return tree_chain(m, root >= 0 ? root : tip_ok ? finger_branch_body(m, tip_body) : 0, tip);
+}
+
+bool finger_tip_by_name(const mjModel* m, const std::vector<ModelChain>& embedded, const std::string& name,
+                        ChainTip* tip) {
+  *tip = ChainTip{};
+  for (const ModelChain& mc : embedded) {
+    if (mc.chain.name == name) {
+      tip->site = mc.tip_site;
+      return true;
+    }
+  }
+  tip->site = mj_name2id(m, mjOBJ_SITE, name.c_str());
+  if (tip->site < 0) tip->body = mj_name2id(m, mjOBJ_BODY, name.c_str());
+  return tip->site >= 0 || tip->body >= 0;
 }
 
 std::string serial_obstruction(const mjModel* m, const TreeChain& tc) {

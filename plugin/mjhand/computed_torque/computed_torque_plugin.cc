@@ -117,29 +117,23 @@ SerialChain via_finger(const mjModel* m, const Config& cfg, std::vector<int>* jo
   } catch (const std::exception& e) {
     cfg.fail("finger", std::string("the model's embedded DH chains are unusable: ") + e.what());
   }
-  for (auto& c : chains) {
-    if (c.chain.name != name || (root >= 0 && root != c.palm_body)) continue;
-    if (!body_is_fixed(m, c.palm_body)) cfg.fail("finger", "the palm moves; via paths need a fixed palm");
-    std::vector<ModelChain> one{c};
-    set_world_bases(m, nullptr, one);
-    *joints = c.joint_ids;
-    SerialChain sc = to_serial_chain(one[0].chain);
-    sc.name = name;
-    return sc;
-  }
   ChainTip tip;
-  tip.site = mj_name2id(m, mjOBJ_SITE, name.c_str());
-  if (tip.site < 0) tip.body = mj_name2id(m, mjOBJ_BODY, name.c_str());
-  if (tip.site < 0 && tip.body < 0) {
+  if (!finger_tip_by_name(m, chains, name, &tip)) {
     cfg.fail("finger", "no embedded DH chain, site or body '" + name + "' (the fingertip: a site, or a body whose "
                        "origin is the tip)");
   }
-  const int tip_body = tip.site >= 0 ? m->site_bodyid[tip.site] : tip.body;
   TreeChain tc;
   try {
-    tc = tree_chain(m, root >= 0 ? root : finger_branch_body(m, tip_body), tip);
+    tc = resolve_finger_chain(m, chains, tip, root);
   } catch (const std::exception& e) {
     cfg.fail(root >= 0 ? "root" : "finger", std::string("no finger chain to '") + name + "': " + e.what());
+  }
+  if (tc.embedded_dh) {  // a generated hand's finger: its DH table, on a palm that must not move
+    if (!body_is_fixed(m, tc.root_body)) cfg.fail("finger", "the palm moves; via paths need a fixed palm");
+    tc.chain.base = fixed_body_pose(m, tc.root_body) * tc.base_in_root;
+    *joints = tc.joint_ids;
+    tc.chain.name = name;
+    return tc.chain;
   }
   // Loops and couplings (a 4-bar's connect, a joint or tendon equality): the open chain's FK would not be the
   // finger's motion, and computed torque on each joint would fight the constraint.

@@ -85,30 +85,18 @@ std::unique_ptr<Plugin> make_fingertip_kinematics_plugin(const mjModel* m, const
       cfg.fail("sensors", "sensor " + label + " needs objtype=\"site\" or objtype=\"body\" (the fingertip)");
     }
     Output o{s, dim, {}, -1, {}};
-    // A generated hand's tip site with no other root asked for: its embedded DH chain (the paper's table).
-    for (const ModelChain& mc : chains) {
-      if (type == mjOBJ_SITE && mc.tip_site == obj && (root < 0 || root == mc.palm_body)) {
-        o.chain = to_serial_chain(mc.chain);
-        o.chain.base = mc.base_in_palm;
-        o.root_body = mc.palm_body;
-        o.qpos_adr = mc.qpos_adr;
-      }
-    }
-    if (o.root_body < 0) {  // any other tip: the chain from the root (default: where the fingers branch) in the tree
-      ChainTip tip;
-      (type == mjOBJ_SITE ? tip.site : tip.body) = obj;
-      const int tip_body = type == mjOBJ_SITE ? m->site_bodyid[obj] : obj;
-      try {
-        const TreeChain tc = tree_chain(m, root >= 0 ? root : finger_branch_body(m, tip_body), tip);
-        o.chain = tc.chain;
-        o.root_body = tc.root_body;
-        o.qpos_adr = tc.qpos_adr;
-      } catch (const std::exception& e) {
-        cfg.fail("sensors", "sensor " + label + ": no finger chain to its " +
-                                (type == mjOBJ_SITE ? "site " + object_label(m, mjOBJ_SITE, obj)
-                                                    : "body " + object_label(m, mjOBJ_BODY, obj)) +
-                                ": " + e.what());
-      }
+    ChainTip tip;
+    (type == mjOBJ_SITE ? tip.site : tip.body) = obj;
+    try {
+      const TreeChain tc = resolve_finger_chain(m, chains, tip, root);
+      o.chain = tc.chain;
+      o.root_body = tc.root_body;
+      o.qpos_adr = tc.qpos_adr;
+    } catch (const std::exception& e) {
+      cfg.fail("sensors", "sensor " + label + ": no finger chain to its " +
+                              (type == mjOBJ_SITE ? "site " + object_label(m, mjOBJ_SITE, obj)
+                                                  : "body " + object_label(m, mjOBJ_BODY, obj)) +
+                              ": " + e.what());
     }
     if (o.chain.dof() > kMaxStackChainDof) cfg.fail("sensors", "sensor " + label + ": chain with more than 32 joints");
     outputs.push_back(std::move(o));

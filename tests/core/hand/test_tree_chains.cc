@@ -193,6 +193,38 @@ TEST_CASE("tree chains: a generated hand's fingers end at their tip sites and eq
   check(crosscheck(m.get(), dh, 20, 10));
 }
 
+TEST_CASE("resolve_finger_chain: a generated hand's tip site gives its DH chain, any other tip the tree chain",
+          "[tree_chains]") {
+  auto m = load_xml_file(source_path("models/egrasp_hand.xml"));
+  const std::vector<ModelChain> embedded = read_model_chains(m.get());
+  REQUIRE(embedded.size() == 4);
+  ChainTip tip;
+  REQUIRE(finger_tip_by_name(m.get(), embedded, "f2", &tip));  // a chain name: its tip site
+  CHECK(tip.site == mj_name2id(m.get(), mjOBJ_SITE, "f2_tip"));
+  const TreeChain dh = resolve_finger_chain(m.get(), embedded, tip, -1);
+  CHECK(dh.embedded_dh);
+  CHECK(dh.root_body == embedded[1].palm_body);
+  CHECK(dh.joint_ids == embedded[1].joint_ids);
+  // The same tip from a root other than the chain's palm: the tree path, which reaches the same tip.
+  const int link1 = mj_name2id(m.get(), mjOBJ_BODY, "f2_link1");
+  const TreeChain from_link1 = resolve_finger_chain(m.get(), embedded, tip, link1);
+  CHECK_FALSE(from_link1.embedded_dh);
+  CHECK(from_link1.root_body == link1);
+  CHECK(from_link1.chain.dof() == dh.chain.dof() - 1);
+  // A body as the tip (its origin): the tree chain from where the fingers branch, the palm.
+  ChainTip body_tip;
+  REQUIRE(finger_tip_by_name(m.get(), embedded, "f2_link3", &body_tip));
+  CHECK(body_tip.site < 0);
+  const TreeChain tree = resolve_finger_chain(m.get(), embedded, body_tip, -1);
+  CHECK_FALSE(tree.embedded_dh);
+  CHECK(tree.root_body == body(m.get(), "palm"));
+  check(crosscheck(m.get(), {dh, from_link1, tree}, 20, 11));
+  CHECK_FALSE(finger_tip_by_name(m.get(), embedded, "f9", &tip));
+  ChainTip bad;
+  bad.site = m->nsite;
+  CHECK_THROWS_AS(resolve_finger_chain(m.get(), embedded, bad, -1), std::invalid_argument);
+}
+
 TEST_CASE("tree chains: slides, refs, oblique and negative axes, two joints in a body, a rotated tip site",
           "[tree_chains]") {
   auto m = load_xml_string(kOddFinger);
