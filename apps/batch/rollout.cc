@@ -12,8 +12,8 @@
 #include <mjhand/native/native_overrides.h>
 #include <mjhand/grasp/grasp_state.h>
 #include <mjhand/grasp/hand_structure.h>
-#include <mjhand/sensors/contact_detection.h>
-#include <mjhand/sensors/grasp_analysis.h>
+#include <mjhand/contact_detection/contact_detection_plugin.h>
+#include <mjhand/grasp_analysis/grasp_analysis_plugin.h>
 
 namespace mjhand::batch {
 

@@ -8,7 +8,7 @@
 #include <mjhand/grasp/manipulability.h>
 #include <mjhand/grasp/wrench_space.h>
 #include <mjhand/hand/synergies.h>
-#include <mjhand/sensors/grasp_analysis.h>
+#include <mjhand/grasp_analysis/grasp_analysis_plugin.h>
 #include <mjhand/synergy/synergy_plugin.h>
 
 namespace mjhand::view {

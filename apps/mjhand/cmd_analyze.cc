@@ -24,7 +24,7 @@
 #include <mjhand/io/sim_monitor.h>
 #include <mjhand/native/instances.h>
 #include <mjhand/parallel/grasp_equivalence.h>
-#include <mjhand/sensors/grasp_analysis.h>
+#include <mjhand/grasp_analysis/grasp_analysis_plugin.h>
 #include <mjhand/util/dense_decompositions.h>
 
 namespace mjhand::cli {

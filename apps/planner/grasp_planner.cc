@@ -15,7 +15,7 @@
 #include <mjhand/grasp/grasp_state.h>
 #include <mjhand/grasp/hand_structure.h>
 #include <mjhand/grasp/wrench_space.h>
-#include <mjhand/sensors/grasp_analysis.h>
+#include <mjhand/grasp_analysis/grasp_analysis_plugin.h>
 #include <mjhand/util/numbers.h>
 #include <mjhand/util/rotation_between.h>
 

@@ -12,7 +12,7 @@
 #include <mjhand/grasp/wrench_space.h>
 #include <mjhand/io/model_io.h>
 #include <mjhand/scene/scene_writer.h>
-#include <mjhand/sensors/contact_detection.h>
+#include <mjhand/contact_detection/contact_detection_plugin.h>
 
 namespace mjhand {
 

@@ -21,7 +21,7 @@
 #include <mjhand/parallel/grasp_equivalence.h>
 #include <mjhand/parallel/parallel_jacobians.h>
 #include <mjhand/parallel/screws.h>
-#include <mjhand/sensors/grasp_analysis.h>
+#include <mjhand/grasp_analysis/grasp_analysis_plugin.h>
 
 #include "bind.h"
 

@@ -24,7 +24,7 @@ struct HandFingers {
 };
 HandFingers hand_fingers(const mjModel* m, const SynergyJoints& joints);
 
-// Debounced per-body contact detection (as plugin/mjhand/sensors/contact_detection: the normal force, mj_contactForce,
+// Debounced per-body contact detection (as plugin/mjhand/<type>/contact_detection: the normal force, mj_contactForce,
 // between a finger body and the object must exceed `threshold` for `samples` consecutive samples). No allocation
 // after construction.
 class FingerContacts {

@@ -2,7 +2,7 @@
 // computes (mj_contactForce) must exceed a threshold for N consecutive samples before the 0/1 signal goes to 1, so a
 // one-sample spike of a rebound never counts; unlike the paper also where (the strongest contact's point and normal
 // in the link's frame). Which bodies form which channel (ContactLayout) for generated and any other hands. The
-// contact_detection sensor plugin (plugin/mjhand/sensors/contact_detection.h) runs a ContactDetector every step.
+// contact_detection sensor plugin (plugin/mjhand/contact_detection/contact_detection_plugin.h) runs a ContactDetector every step.
 #pragma once
 
 #include <mujoco/mujoco.h>

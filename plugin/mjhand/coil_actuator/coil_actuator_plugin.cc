@@ -286,4 +286,18 @@ CoilState coil_state(const mjModel* m, const mjData* d, int actuator) {
   throw std::invalid_argument("actuator #" + std::to_string(actuator) + " is not driven by a coil_actuator instance");
 }
 
+PluginType coil_actuator_plugin_type() {
+  PluginType type;
+  type.name = "coil_actuator";
+  type.summary = "direct-drive coil actuator (current in): K_T(phi) I, I/V limits, R(T), heating as act";
+  type.factory = make_coil_actuator_plugin;
+  type.keys = {"actuators", "sensors", "thermal", "link", "kt_model", "kt_max", "kt_poly", "phi_offset", "R0",
+               "alpha_R", "R_th", "C", "I_max", "V_max"};
+  type.sensor_stage = mjSTAGE_ACC;
+  type.actuator_model = true;
+  type.sensor_width = 4;
+  type.capabilities = kCapActuator | kCapSensor;
+  return type;
+}
+
 }  // namespace mjhand

@@ -15,6 +15,7 @@
 #include <mjhand/coil_actuator/coil_model.h>
 #include <mjhand/host/config.h>
 #include <mjhand/host/plugin.h>
+#include <mjhand/host/registry.h>
 
 namespace mjhand {
 
@@ -37,5 +38,8 @@ struct CoilState {
 };
 // Throws std::invalid_argument if `actuator` is not driven by a coil_actuator instance of m.
 CoilState coil_state(const mjModel* m, const mjData* d, int actuator);
+
+// The plugin type "coil_actuator" for the registry (builtin_plugins.cc): summary, factory, every key the factory reads.
+PluginType coil_actuator_plugin_type();
 
 }  // namespace mjhand

@@ -289,4 +289,16 @@ std::unique_ptr<Plugin> make_computed_torque_plugin(const mjModel* m, const Conf
   }
 }
 
+PluginType computed_torque_plugin_type() {
+  PluginType type;
+  type.name = "computed_torque";
+  type.summary = "computed-torque / feed-forward joint control on quintic, cosine or via-point paths";
+  type.factory = make_computed_torque_plugin;
+  type.keys = {"joints", "actuators", "finger", "law", "model", "trajectory", "start", "q0", "q1", "T", "durations",
+               "points", "blend", "root", "posture_gain", "amplitude_deg", "offset_deg", "rate_deg", "kp", "kv",
+               "compensate_passive", "e_p", "e_v", "e_a", "e_tau", "e_p_scale", "error_period", "error_hold", "seed"};
+  type.capabilities = kCapControl;
+  return type;
+}
+
 }  // namespace mjhand

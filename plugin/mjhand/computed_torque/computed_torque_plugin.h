@@ -7,10 +7,14 @@
 
 #include <mjhand/host/config.h>
 #include <mjhand/host/plugin.h>
+#include <mjhand/host/registry.h>
 
 namespace mjhand {
 
 // Plugin type "computed_torque"; keys in docs/controllers.md and plugin/mjhand/computed_torque/README.md.
 std::unique_ptr<Plugin> make_computed_torque_plugin(const mjModel* m, const Config& cfg);
+
+// The plugin type "computed_torque" for the registry (builtin_plugins.cc): summary, factory, every key the factory reads.
+PluginType computed_torque_plugin_type();
 
 }  // namespace mjhand

@@ -171,4 +171,15 @@ std::unique_ptr<Plugin> make_coupling_plugin(const mjModel* m, const Config& cfg
                                           m->jnt_dofadr[jx], k, b, implicit);
 }
 
+PluginType coupling_plugin_type() {
+  PluginType type;
+  type.name = "coupling";
+  type.summary = "underactuated linkage as a stiff passive spring-damper toward theta_y = poly(theta_x)";
+  type.factory = make_coupling_plugin;
+  type.keys = {"driver", "joint", "coef", "angles", "stiffness", "damping", "frequency", "damping_ratio",
+               "integration"};
+  type.capabilities = kCapPassive;
+  return type;
+}
+
 }  // namespace mjhand

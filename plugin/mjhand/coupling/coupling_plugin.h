@@ -9,6 +9,7 @@
 
 #include <mjhand/host/config.h>
 #include <mjhand/host/plugin.h>
+#include <mjhand/host/registry.h>
 
 namespace mjhand {
 
@@ -29,5 +30,8 @@ double coupling_inverse_inertia(const mjModel* m, mjData* d, int vy, int vx, dou
 // Offset between a joint's DH angle and its qpos (the DH row's theta) in a generated hand; throws
 // std::runtime_error when the joint belongs to no embedded chain.
 double dh_angle_offset(const mjModel* m, int joint);
+
+// The plugin type "coupling" for the registry (builtin_plugins.cc): summary, factory, every key the factory reads.
+PluginType coupling_plugin_type();
 
 }  // namespace mjhand

@@ -64,4 +64,16 @@ std::unique_ptr<Plugin> make_dc_motor_plugin(const mjModel* m, const Config& cfg
   return std::make_unique<DcMotorPlugin>(p, acts);
 }
 
+PluginType dc_motor_plugin_type() {
+  PluginType type;
+  type.name = "dc_motor";
+  type.summary = "DC-motor joint actuator (voltage in, gear n): gain ki/(R n), back-EMF + friction bias";
+  type.factory = make_dc_motor_plugin;
+  type.keys = {"actuators", "n", "kb", "ki", "R", "Ja", "Jm", "Ba", "Bm", "check_armature"};
+  type.sensor_stage = mjSTAGE_POS;
+  type.actuator_model = true;
+  type.capabilities = kCapActuator;
+  return type;
+}
+
 }  // namespace mjhand

@@ -7,6 +7,7 @@
 
 #include <mjhand/host/config.h>
 #include <mjhand/host/plugin.h>
+#include <mjhand/host/registry.h>
 
 namespace mjhand {
 
@@ -14,5 +15,8 @@ namespace mjhand {
 // The actuators are the instance's own <actuator><plugin instance=...> with a joint transmission, gear 1, no
 // activation, and (unless check_armature=false) joint armature (Ja + Jm) / n^2.
 std::unique_ptr<Plugin> make_dc_motor_plugin(const mjModel* m, const Config& cfg);
+
+// The plugin type "dc_motor" for the registry (builtin_plugins.cc): summary, factory, every key the factory reads.
+PluginType dc_motor_plugin_type();
 
 }  // namespace mjhand

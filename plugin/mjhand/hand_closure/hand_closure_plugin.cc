@@ -7,7 +7,7 @@
 
 #include <mjhand/hand_closure/hand_closure.h>
 #include <mjhand/hand/hand_spec.h>
-#include <mjhand/sensors/contact_detection.h>
+#include <mjhand/contact_detection/contact_detection_plugin.h>
 #include <mjhand/host/controller_plugin.h>
 
 namespace mjhand {
@@ -65,6 +65,16 @@ std::unique_ptr<Plugin> make_hand_closure_plugin(const mjModel* m, const Config&
   o.start = cfg.get_double_or("start", 0.0, 0.0, 1e9);
   // Its own actuators are the servos (ServoPlugin, as posture); setpoints stay in the joints' ranges.
   return make_servo_plugin<HandClosureController>(cfg, std::move(o));
+}
+
+PluginType hand_closure_plugin_type() {
+  PluginType type;
+  type.name = "hand_closure";
+  type.summary = "closes position-controlled fingers by an increment per step until each phalanx touches";
+  type.factory = make_hand_closure_plugin;
+  type.keys = {"actuators", "detector", "increment", "start", "kp", "kv"};
+  type.capabilities = kCapControl;
+  return type;
 }
 
 }  // namespace mjhand

@@ -7,6 +7,7 @@
 
 #include <mjhand/host/config.h>
 #include <mjhand/host/plugin.h>
+#include <mjhand/host/registry.h>
 
 namespace mjhand {
 
@@ -15,5 +16,8 @@ namespace mjhand {
 // The signal sensor is read with the delay of one step: the detector samples at the end of a step, the controller
 // runs in the next step's actuation stage.
 std::unique_ptr<Plugin> make_hand_closure_plugin(const mjModel* m, const Config& cfg);
+
+// The plugin type "hand_closure" for the registry (builtin_plugins.cc): summary, factory, every key the factory reads.
+PluginType hand_closure_plugin_type();
 
 }  // namespace mjhand

@@ -139,4 +139,17 @@ std::unique_ptr<Plugin> make_hand_object_plugin(const mjModel* m, const Config& 
   }
 }
 
+PluginType hand_object_plugin_type() {
+  PluginType type;
+  type.name = "hand_object";
+  type.summary = "grasped-object pose control: Cartesian PID, G^+ W + squeeze";
+  type.factory = make_hand_object_plugin;
+  type.keys = {"object", "fingers", "tips", "palm", "trajectory", "start", "center", "amplitude", "frequency",
+               "phase_deg", "rot_axis", "rot_amplitude_deg", "rot_phase_deg", "ramp", "kp", "kd", "ki", "kp_rot",
+               "kd_rot", "ki_rot", "integral_limit", "integral_limit_rot", "approach_force", "min_normal_force",
+               "friction_scale", "finger_acceleration", "compensate_passive", "lp_fallback"};
+  type.capabilities = kCapControl;
+  return type;
+}
+
 }  // namespace mjhand

@@ -149,4 +149,15 @@ std::unique_ptr<Plugin> make_pid_plugin(const mjModel* m, const Config& cfg) {
   return std::make_unique<ControllerPlugin<PidController>>(std::move(o));
 }
 
+PluginType pid_plugin_type() {
+  PluginType type;
+  type.name = "pid";
+  type.summary = "digital PID joint controller: own sample period, zero-order hold, anti-windup, D/A + encoder";
+  type.factory = make_pid_plugin;
+  type.keys = {"joints", "actuators", "setpoint", "kp", "ki", "kd", "period", "tf", "derivative", "u_min", "u_max",
+               "dac_bits", "encoder_cpr", "fault_ctrl"};
+  type.capabilities = kCapControl;
+  return type;
+}
+
 }  // namespace mjhand

@@ -9,6 +9,7 @@
 
 #include <mjhand/host/config.h>
 #include <mjhand/host/plugin.h>
+#include <mjhand/host/registry.h>
 
 namespace mjhand {
 
@@ -28,5 +29,8 @@ void resolve_joint_actuators(const mjModel* m, const Config& cfg, std::vector<in
 // each actuator's ctrlrange when it has one (so anti-windup knows the real limit), else unbounded.
 void output_limits(const mjModel* m, const Config& cfg, const std::vector<int>& actuators, std::vector<double>* u_min,
                    std::vector<double>* u_max);
+
+// The plugin type "pid" for the registry (builtin_plugins.cc): summary, factory, every key the factory reads.
+PluginType pid_plugin_type();
 
 }  // namespace mjhand

@@ -39,4 +39,14 @@ std::unique_ptr<Plugin> make_posture_plugin(const mjModel* m, const Config& cfg)
   return make_servo_plugin<PostureController>(cfg, std::move(o));
 }
 
+PluginType posture_plugin_type() {
+  PluginType type;
+  type.name = "posture";
+  type.summary = "moves actuator setpoints to a target posture (first-order, time constant tau)";
+  type.factory = make_posture_plugin;
+  type.keys = {"actuators", "target", "tau", "start", "kp", "kv"};
+  type.capabilities = kCapControl;
+  return type;
+}
+
 }  // namespace mjhand

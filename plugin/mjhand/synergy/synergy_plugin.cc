@@ -153,4 +153,14 @@ std::unique_ptr<Plugin> make_synergy_plugin(const mjModel* m, const Config& cfg)
   return std::make_unique<SynergyPlugin>(m, std::move(o), false);
 }
 
+PluginType synergy_plugin_type() {
+  PluginType type;
+  type.name = "synergy";
+  type.summary = "soft postural synergies: k inputs z drive n joints, tau = K_q (q0 + S z - q) - D qdot";
+  type.factory = make_synergy_plugin;
+  type.keys = {"file", "joints", "q0", "S", "inputs", "actuators", "kq", "kd"};
+  type.capabilities = kCapControl;
+  return type;
+}
+
 }  // namespace mjhand

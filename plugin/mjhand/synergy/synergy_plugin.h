@@ -7,6 +7,7 @@
 
 #include <mjhand/host/config.h>
 #include <mjhand/host/plugin.h>
+#include <mjhand/host/registry.h>
 #include <mjhand/synergy/synergy.h>
 
 namespace mjhand {
@@ -21,5 +22,8 @@ std::unique_ptr<Plugin> make_synergy_plugin(const mjModel* m, const Config& cfg)
 // options().synergies hold joints, q0 and S as the instance read them, file or inline; joints() their ids and dof
 // addresses in the model), or nullptr for a plugin of another type.
 const SynergyController* synergy_controller(const Plugin& plugin);
+
+// The plugin type "synergy" for the registry (builtin_plugins.cc): summary, factory, every key the factory reads.
+PluginType synergy_plugin_type();
 
 }  // namespace mjhand

@@ -60,4 +60,15 @@ std::unique_ptr<Plugin> make_torque_control_plugin(const mjModel* m, const Confi
   return std::make_unique<ControllerPlugin<TorqueController>>(std::move(o));
 }
 
+PluginType torque_control_plugin_type() {
+  PluginType type;
+  type.name = "torque_control";
+  type.summary = "joint torque control tau_a = k_ps (tau_r - tau_f) with a compliant torque sensor";
+  type.factory = make_torque_control_plugin;
+  type.keys = {"actuators", "sensor_joints", "torque_ref", "kps", "k_theta", "chi", "alpha_deg", "beta_deg",
+               "fault_ctrl"};
+  type.capabilities = kCapControl;
+  return type;
+}
+
 }  // namespace mjhand

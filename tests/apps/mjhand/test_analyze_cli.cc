@@ -23,7 +23,7 @@
 #include <mjhand/grasp/grasp_state.h>
 #include <mjhand/grasp/manipulability.h>
 #include <mjhand/native/instances.h>
-#include <mjhand/sensors/grasp_analysis.h>
+#include <mjhand/grasp_analysis/grasp_analysis_plugin.h>
 #include <mjhand/util/dense_decompositions.h>
 #include "moving_roots_hand.h"
 #include "test_util.h"

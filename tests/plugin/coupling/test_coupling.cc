@@ -9,7 +9,7 @@
 #include <mjhand/coupling/berul.h>
 #include <mjhand/coupling/coupling_law.h>
 #include <mjhand/coupling/coupling_plugin.h>
-#include <mjhand/coupling/joint_signal_plugin.h>
+#include <mjhand/joint_signal/joint_signal_plugin.h>
 #include <mjhand/generators/build_model.h>
 #include <mjhand/hand/hand_spec.h>
 #include <mjhand/hand/model_chains.h>

@@ -17,7 +17,7 @@
 #include <mjhand/grasp/grasp_state.h>
 #include <mjhand/grasp/wrench_space.h>
 #include <mjhand/native/native_plugins.h>
-#include <mjhand/sensors/grasp_analysis.h>
+#include <mjhand/grasp_analysis/grasp_analysis_plugin.h>
 #include "alloc_counter.h"
 #include "test_util.h"
 

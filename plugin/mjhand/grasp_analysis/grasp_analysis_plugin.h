@@ -16,6 +16,7 @@
 #include <mjhand/grasp/force_closure_lp.h>
 #include <mjhand/host/config.h>
 #include <mjhand/host/plugin.h>
+#include <mjhand/host/registry.h>
 
 namespace mjhand {
 
@@ -37,5 +38,8 @@ std::unique_ptr<Plugin> make_grasp_analysis_plugin(const mjModel* m, const Confi
 // The object and hand of a grasp_analysis instance (lets `mjhand analyze` analyse the grasp the model declares), or
 // nullptr when `plugin` is of another type.
 const HandModel* grasp_analysis_hand(const Plugin& plugin);
+
+// The plugin type "grasp_analysis" for the registry (builtin_plugins.cc): summary, factory, every key the factory reads.
+PluginType grasp_analysis_plugin_type();
 
 }  // namespace mjhand

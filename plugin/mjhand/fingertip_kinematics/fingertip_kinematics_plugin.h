@@ -8,6 +8,7 @@
 
 #include <mjhand/host/config.h>
 #include <mjhand/host/plugin.h>
+#include <mjhand/host/registry.h>
 
 namespace mjhand {
 
@@ -16,5 +17,8 @@ namespace mjhand {
 // Jacobian). A site that ends an embedded DH chain uses that chain; any other tip the tree chain from root=BODY
 // (default: the nearest ancestor where bodies branch, finger_branch_body) over its hinge and slide joints.
 std::unique_ptr<Plugin> make_fingertip_kinematics_plugin(const mjModel* m, const Config& cfg);
+
+// The plugin type "fingertip_kinematics" for the registry (builtin_plugins.cc): summary, factory, every key the factory reads.
+PluginType fingertip_kinematics_plugin_type();
 
 }  // namespace mjhand

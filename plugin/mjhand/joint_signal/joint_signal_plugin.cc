@@ -1,4 +1,4 @@
-#include <mjhand/coupling/joint_signal_plugin.h>
+#include <mjhand/joint_signal/joint_signal_plugin.h>
 
 #include <cmath>
 
@@ -48,6 +48,19 @@ std::unique_ptr<Plugin> make_joint_signal_plugin(const mjModel* m, const Config&
     }
   }
   return std::make_unique<JointSignal>(model, m->jnt_qposadr[j], angle_offset, s);
+}
+
+PluginType joint_signal_plugin_type() {
+  PluginType type;
+  type.name = "joint_signal";
+  type.summary = "linear actuator-sensor model: writes M = (theta - offset) / gain into a user sensor";
+  type.factory = make_joint_signal_plugin;
+  type.keys = {"joint", "sensor", "gain", "offset", "angles"};
+  type.sensor_stage = mjSTAGE_POS;
+  type.actuator_model = false;
+  type.sensor_width = 1;
+  type.capabilities = kCapSensor;
+  return type;
 }
 
 }  // namespace mjhand

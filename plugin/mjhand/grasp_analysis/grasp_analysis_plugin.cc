@@ -1,4 +1,4 @@
-#include <mjhand/sensors/grasp_analysis.h>
+#include <mjhand/grasp_analysis/grasp_analysis_plugin.h>
 
 #include <algorithm>
 #include <cmath>
@@ -238,6 +238,18 @@ std::unique_ptr<Plugin> make_grasp_analysis_plugin(const mjModel* m, const Confi
 const HandModel* grasp_analysis_hand(const Plugin& plugin) {
   const auto* g = dynamic_cast<const GraspAnalysis*>(&plugin);
   return g ? &g->hand() : nullptr;
+}
+
+PluginType grasp_analysis_plugin_type() {
+  PluginType type;
+  type.name = "grasp_analysis";
+  type.summary = "per-step grasp metrics: sigma_min(G), closure, forces";
+  type.factory = make_grasp_analysis_plugin;
+  type.keys = {"object", "sensor", "fingers", "palm", "finger_tips", "with_wrist", "palm_contact", "epsilon",
+               "epsilon_every", "cone_edges", "max_contacts", "max_points", "outputs"};
+  type.sensor_stage = mjSTAGE_ACC;
+  type.capabilities = kCapSensor;
+  return type;
 }
 
 }  // namespace mjhand

@@ -17,7 +17,7 @@
 #include <mjhand/native/native_plugins.h>
 #include <mjhand/scene/scene_spec.h>
 #include <mjhand/scene/scene_writer.h>
-#include <mjhand/sensors/contact_detection.h>
+#include <mjhand/contact_detection/contact_detection_plugin.h>
 #include "test_util.h"
 
 using Catch::Matchers::Contains;

@@ -14,6 +14,7 @@
 #include <mjhand/grasp/contact_detector.h>
 #include <mjhand/host/config.h>
 #include <mjhand/host/plugin.h>
+#include <mjhand/host/registry.h>
 
 namespace mjhand {
 
@@ -32,5 +33,8 @@ ContactLayout configured_contact_layout(const mjModel* m,
 // samples=N (default 10, as in the paper), where=SENSOR (optional, its <sensor><plugin>, sized 6 x channels: contact
 // point [m] and outward normal of the channel's strongest contact in the link frame, zeros while the signal is 0).
 std::unique_ptr<Plugin> make_contact_detection_plugin(const mjModel* m, const Config& cfg);
+
+// The plugin type "contact_detection" for the registry (builtin_plugins.cc): summary, factory, every key the factory reads.
+PluginType contact_detection_plugin_type();
 
 }  // namespace mjhand

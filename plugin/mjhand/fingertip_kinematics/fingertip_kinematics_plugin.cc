@@ -1,4 +1,4 @@
-#include <mjhand/sensors/fingertip_kinematics.h>
+#include <mjhand/fingertip_kinematics/fingertip_kinematics_plugin.h>
 
 #include <vector>
 
@@ -102,6 +102,17 @@ std::unique_ptr<Plugin> make_fingertip_kinematics_plugin(const mjModel* m, const
     outputs.push_back(std::move(o));
   }
   return std::make_unique<FingertipKinematics>(std::move(outputs));
+}
+
+PluginType fingertip_kinematics_plugin_type() {
+  PluginType type;
+  type.name = "fingertip_kinematics";
+  type.summary = "fingertip position (+ manipulability) from mjhand's DH forward kinematics";
+  type.factory = make_fingertip_kinematics_plugin;
+  type.keys = {"sensors", "manipulability", "root"};
+  type.sensor_stage = mjSTAGE_POS;
+  type.capabilities = kCapSensor;
+  return type;
 }
 
 }  // namespace mjhand

@@ -1,4 +1,4 @@
-#include <mjhand/sensors/contact_detection.h>
+#include <mjhand/contact_detection/contact_detection_plugin.h>
 #include <mjhand/native/native_plugins.h>
 
 #include <stdexcept>
@@ -92,6 +92,18 @@ std::unique_ptr<Plugin> make_contact_detection_plugin(const mjModel* m, const Co
   const double threshold = cfg.get_double_or("threshold", 0.01, 0.0, 1e6);
   const int samples = cfg.get_int_or("samples", 10, 1, 1000000);
   return std::make_unique<ContactDetection>(m, std::move(layout), signal, where, threshold, samples);
+}
+
+// Samples the step's contact forces in advance, so it needs no acceleration stage (docs/scenes.md).
+PluginType contact_detection_plugin_type() {
+  PluginType type;
+  type.name = "contact_detection";
+  type.summary = "phalanx/palm contact 0/1 after N samples above a force threshold, + where";
+  type.factory = make_contact_detection_plugin;
+  type.keys = {"sensor", "where", "fingers", "palm", "threshold", "samples"};
+  type.sensor_stage = mjSTAGE_POS;
+  type.capabilities = kCapSensor | kCapAdvance;
+  return type;
 }
 
 }  // namespace mjhand
