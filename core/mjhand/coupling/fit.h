@@ -8,13 +8,14 @@
 #include <vector>
 
 #include <mjhand/coupling/coupling_law.h>
+#include <mjhand/util/error.h>
 
 namespace mjhand {
 
 // A data problem; what() names the file and, where one line is to blame, the line ("data.csv:7: ...").
-class FitError : public std::runtime_error {
+class FitError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 // A CSV file as text fields; numbers are parsed only in the columns a fit uses, so other columns may hold anything.

@@ -10,14 +10,15 @@
 #include <vector>
 
 #include <mjhand/grasp/contact_model.h>
+#include <mjhand/util/error.h>
 
 namespace mjhand {
 
 // Thrown for grasp input that cannot be analysed (unknown body, contact on a body of no finger, object without a
 // free joint where one is needed, ...); the message says which and why.
-class GraspError : public std::runtime_error {
+class GraspError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 // cone_edges itself when it is in kMinConeEdges..kMaxConeEdges; otherwise GraspError (cone_edges_problem's message).

@@ -29,7 +29,7 @@ std::string kind_name(const YAML::Node& n) {
 
 SpecError::SpecError(const std::string& file_, int line_, int column_, const std::string& path_,
                      const std::string& message_)
-    : std::runtime_error(location(file_, line_, column_) + ": " + (path_.empty() ? "" : path_ + ": ") + message_),
+    : Error(location(file_, line_, column_) + ": " + (path_.empty() ? "" : path_ + ": ") + message_),
       file(file_),
       path(path_),
       message(message_),

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <mjhand/util/error.h>
+
 namespace mjhand {
 
 // Radians per degree: degrees exist only in the YAML (keys ending in _deg), so this is the one conversion factor.
@@ -18,7 +20,7 @@ constexpr double kDeg = 3.14159265358979323846 / 180.0;
 
 // A description error; what() is "FILE:LINE:COLUMN: PATH: MESSAGE" (line and column 1-based), or "FILE: PATH: MESSAGE"
 // when line is 0 (a spec built in code has no position to cite).
-class SpecError : public std::runtime_error {
+class SpecError : public Error {
  public:
   SpecError(const std::string& file, int line, int column, const std::string& path, const std::string& message);
   std::string file, path, message;

@@ -6,6 +6,8 @@
 #include <Eigen/Geometry>  // cross products
 #include <stdexcept>
 
+#include <mjhand/util/error.h>
+
 namespace mjhand {
 
 // Twist T = (v, w): w the angular velocity, v the velocity of the body point that is momentarily at the reference
@@ -17,9 +19,9 @@ using Wrench6 = Eigen::Matrix<double, 6, 1>;
 
 // Thrown for input the parallel-manipulator functions cannot use (sizes, non-finite numbers, zero axes); the message
 // names the argument and the function.
-class ParallelError : public std::runtime_error {
+class ParallelError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 // Unit-rate twist of a revolute joint with unit axis `axis` through `point`, about `reference`:

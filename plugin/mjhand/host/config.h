@@ -11,13 +11,14 @@
 #include <vector>
 
 #include <mjhand/io/labels.h>
+#include <mjhand/util/error.h>
 
 namespace mjhand {
 
 // Thrown for any configuration problem; the message names the instance, its location, the key and the value.
-class ConfigError : public std::runtime_error {
+class ConfigError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 // Parses "type=pid joints=a,b kp=2" (separators: whitespace or ';') into ordered key/value pairs.

@@ -8,14 +8,15 @@
 
 #include <mjhand/hand/hand_spec.h>
 #include <mjhand/io/model_io.h>
+#include <mjhand/util/error.h>
 
 namespace mjhand {
 
 // MuJoCo refused the generated MJCF; xml is the rejected text, kept so the caller can save it for inspection.
-class ModelRejectedError : public std::runtime_error {
+class ModelRejectedError : public Error {
  public:
   ModelRejectedError(const std::string& message, std::string rejected_xml)
-      : std::runtime_error(message), xml(std::move(rejected_xml)) {}
+      : Error(message), xml(std::move(rejected_xml)) {}
   std::string xml;
 };
 
