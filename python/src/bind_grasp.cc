@@ -189,9 +189,8 @@ nb::ndarray<nb::numpy, const double, nb::ndim<2>> view(const double* p, int rows
   return nb::ndarray<nb::numpy, const double, nb::ndim<2>>(p, 2, shape, owner, strides);
 }
 
-}  // namespace
-
-void bind_grasp(nb::module_& m) {
+// Contacts and hands: the exceptions, contact models, Contact, Hand, collecting contacts from MuJoCo.
+void bind_contacts(nb::module_& m) {
   nb::exception<GraspError>(m, "GraspError", PyExc_ValueError);
   nb::exception<ParallelError>(m, "ParallelError", PyExc_ValueError);
 
@@ -330,7 +329,10 @@ void bind_grasp(nb::module_& m) {
           return Eigen::Vector3d(object_center(data_of(data, mm), hand));
         },
         nb::arg("model"), nb::arg("data"), nb::arg("hand"), "The object's centre of mass [m, world] (G's default reference).");
+}
 
+// G, J_H, the selection matrix, object twists and the singular-value quality measures.
+void bind_grasp_matrices(nb::module_& m) {
   m.def("grasp_matrix",
         [](const Contacts& contacts, nb::handle reference_arg) {
           const Eigen::VectorXd reference = as_vector(reference_arg, "reference");
@@ -399,7 +401,10 @@ void bind_grasp(nb::module_& m) {
           return grasp_sigma_min(G);
         },
         nb::arg("G"), "sigma_min(G) (SGminSVG); 0 for fewer than 6 independent columns.");
+}
 
+// The grasp wrench space: Ferrari-Canny epsilon and force closure.
+void bind_wrench_space(nb::module_& m) {
   nb::enum_<WrenchNorm>(m, "WrenchNorm")
       .value("L1", WrenchNorm::kL1, "sum of normal forces <= 1")
       .value("LINF", WrenchNorm::kLinf, "every normal force <= 1");
@@ -449,7 +454,10 @@ void bind_grasp(nb::module_& m) {
         },
         nb::arg("contacts"), nb::arg("reference"), nb::arg("cone_edges") = 8, nb::arg("tol") = 1e-9,
         "Force closure with linearised cones (the L1 GWS contains a ball of radius > tol about the origin).");
+}
 
+// Contact forces: optimal (GLPK) and minimum-norm distributions, joint torques, internal forces, mobility.
+void bind_forces(nb::module_& m) {
   nb::enum_<ForceStatus>(m, "ForceStatus")
       .value("OPTIMAL", ForceStatus::kOptimal)
       .value("INFEASIBLE", ForceStatus::kInfeasible)
@@ -584,7 +592,10 @@ void bind_grasp(nb::module_& m) {
           return friction_cone_margin(c, lambda_i.data());
         },
         nb::arg("contact"), nb::arg("lambda_i"), "Slack [N] of one contact force in its exact friction set (>= 0 inside).");
+}
 
+// The grasp as a parallel manipulator (Borras & Dollar).
+void bind_parallel_view(nb::module_& m) {
   nb::class_<ParallelView>(m, "ParallelView", "The grasp as a parallel manipulator (Borras & Dollar section 2.3).")
       .def_ro("J_p", &ParallelView::Jp, "J_p, shape (m, 6): rows are the contacts' transmitted wrenches (f, m about jp_reference)")
       .def_ro("J_Theta", &ParallelView::JTheta, "J_Theta, shape (m, n_hand): reciprocal products with the joint twists")
@@ -623,7 +634,10 @@ void bind_grasp(nb::module_& m) {
           return twist_to_joint_rates(Jp, JTheta);
         },
         nb::arg("J_p"), nb::arg("J_Theta"), "J_Theta^+ J_p: platform twist -> actuated joint rates.");
+}
 
+// GraspAnalysis: the per-step analysis object.
+void bind_grasp_analysis(nb::module_& m) {
   nb::class_<GraspAnalysis>(m, "GraspAnalysis",
                             "The per-step grasp analysis of one (model, hand), preallocated: compute(data) collects the "
                             "contacts and fills G (6 x m, about the object's centre of mass) and J_H (m x n_hand) "
@@ -660,6 +674,17 @@ void bind_grasp(nb::module_& m) {
              const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
              return std::make_pair(s, sink);
            });
+}
+
+}  // namespace
+
+void bind_grasp(nb::module_& m) {
+  bind_contacts(m);
+  bind_grasp_matrices(m);
+  bind_wrench_space(m);
+  bind_forces(m);
+  bind_parallel_view(m);
+  bind_grasp_analysis(m);
 }
 
 }  // namespace mjhand::py

@@ -259,9 +259,8 @@ ChainTip tip_arg(const mjModel* m, nb::handle tip) {
   return t;
 }
 
-}  // namespace
-
-void bind_kinematics(nb::module_& m) {
+// DH chains, IK results, singularity measures, the e_GRASP finger and a generated model's embedded chains.
+void bind_dh_chains(nb::module_& m) {
   auto chain = nb::class_<Chain>(m, "Chain",
                     "A serial chain from a DH table: rows (a [m], alpha [rad], d [m], theta [rad]); 'standard' "
                     "(A_i = Rz Tz Tx Rx, e_GRASP Table 1) or 'modified' (Craig) convention; base and tool are 4 x 4 "
@@ -372,8 +371,10 @@ void bind_kinematics(nb::module_& m) {
         },
         nb::arg("model"), nb::arg("data") = nb::none(),
         "The finger chains of a model made by make-hand, bases in the world (data needed when the palm moves).");
+}
 
-  // ---- chains read from any MJCF tree (hand/tree_chains.h) and their DH tables ----
+// Chains read from any MJCF tree (hand/tree_chains.h) and their DH tables.
+void bind_tree_chains(nb::module_& m) {
   nb::class_<ChainTip>(m, "ChainTip", "Where a tree chain ends: a site, or a point fixed on a body.")
       .def("__init__",
            [](ChainTip* self, int site, int body, nb::handle in_body) {
@@ -504,6 +505,13 @@ void bind_kinematics(nb::module_& m) {
           return identify_dh(to_serial_chain(c), convention_arg(convention));
         },
         nb::arg("chain"), nb::arg("convention") = "standard", "The same for a DH Chain (e.g. to change convention).");
+}
+
+}  // namespace
+
+void bind_kinematics(nb::module_& m) {
+  bind_dh_chains(m);
+  bind_tree_chains(m);
 }
 
 }  // namespace mjhand::py

@@ -81,10 +81,8 @@ VcostParams vcost_params(double fmin, double fmax, double k) {
   return p;
 }
 
-}  // namespace
-
-void bind_syngrasp(nb::module_& m) {
-  // ---- stiffness (SGcontactStiffness, SGjointStiffness, SGsynergyStiffness, SGgraspStiffness) ----
+// SynGrasp's stiffness functions.
+void bind_stiffness(nb::module_& m) {
   m.def("contact_stiffness",
         [](const Contacts& contacts, nb::handle normal, double tangential, double torsional, double rolling) {
           if (!std::isnan(tangential) || !std::isnan(torsional) || !std::isnan(rolling)) {
@@ -138,8 +136,10 @@ void bind_syngrasp(nb::module_& m) {
         },
         nb::arg("G"), nb::arg("J_H"), nb::arg("Kc"), nb::arg("Kq") = nb::none(), nb::arg("S") = nb::none(),
         nb::arg("Kz") = nb::none(), "K_O = G K G^T (SGgraspStiffness, without geometric terms).");
+}
 
-  // ---- quasi-statics (SGquasistaticMaps, SGquasistatic, SGrbMotions) ----
+// SynGrasp's quasi-static maps, solutions and rigid-body motions.
+void bind_quasistatics(nb::module_& m) {
   nb::class_<QuasistaticMaps>(m, "QuasistaticMaps", "Linear maps of the quasi-static grasp (docs/stiffness.md).")
       .def_ro("K", &QuasistaticMaps::K).def_ro("KO", &QuasistaticMaps::KO).def_ro("S", &QuasistaticMaps::S)
       .def_ro("V", &QuasistaticMaps::V, "du per dz_r").def_ro("P", &QuasistaticMaps::P, "dlambda per dz_r")
@@ -212,8 +212,10 @@ void bind_syngrasp(nb::module_& m) {
   m.def("rigid_body_motions",
         [](nb::handle G, nb::handle JH, double tol) { return rigid_body_motions(as_matrix(G, "G"), as_matrix(JH, "J_H"), tol); },
         nb::arg("G"), nb::arg("J_H"), nb::arg("tol") = -1.0, "(du, dq) with J_H dq = G^T du");
+}
 
-  // ---- manipulability ellipsoids (SGkinManipulability, SGforceManipulability) ----
+// Manipulability ellipsoids.
+void bind_manipulability(nb::module_& m) {
   nb::class_<Ellipsoid>(m, "Ellipsoid", "Semi-axes (descending; +inf unbounded, 0 degenerate) and their directions.")
       .def_ro("semi_axes", &Ellipsoid::semi_axes).def_ro("directions", &Ellipsoid::directions)
       .def_ro("finite_rank", &Ellipsoid::finite_rank).def_ro("unbounded", &Ellipsoid::unbounded);
@@ -238,8 +240,10 @@ void bind_syngrasp(nb::module_& m) {
         nb::arg("G"), nb::arg("J_H"), nb::arg("S") = nb::none(), "object wrenches for unit synergy forces (rigid model)");
   m.def("compliant_force_manipulability", &compliant_force_manipulability, nb::arg("maps"),
         "SGforceManipulability over the compliant model's maps; equals force_manipulability for every stiffness");
+}
 
-  // ---- force-closure cost and robustness (SGVcost, SG_PCR, SG_PGRbruteforce) ----
+// Vcost and the contact / grasp robustness measures.
+void bind_force_closure_cost(nb::module_& m) {
   nb::class_<VcostOptimum>(m, "VcostOptimum")
       .def_ro("y", &VcostOptimum::y).def_ro("lambda_", &VcostOptimum::lambda).def_ro("cost", &VcostOptimum::cost)
       .def_ro("max_sigma", &VcostOptimum::max_sigma).def_ro("evaluations", &VcostOptimum::evaluations)
@@ -308,6 +312,15 @@ void bind_syngrasp(nb::module_& m) {
         nb::arg("contacts"), nb::arg("G"), nb::arg("J_H"), nb::arg("Kc"), nb::arg("Kq"), nb::arg("combinations"),
         nb::arg("S") = nb::none(), nb::arg("Kz") = nb::none(), nb::arg("fmin") = 1.0, nb::arg("fmax") = 30.0,
         nb::arg("k") = 0.001, "PGR over the listed combinations only (the SG_PGRh* heuristics' lists)");
+}
+
+}  // namespace
+
+void bind_syngrasp(nb::module_& m) {
+  bind_stiffness(m);
+  bind_quasistatics(m);
+  bind_manipulability(m);
+  bind_force_closure_cost(m);
 }
 
 }  // namespace mjhand::py
