@@ -114,6 +114,59 @@ void render_best(const mjModel* m, const std::vector<planner::Evaluation>& ranke
 #endif
 }
 
+// The search space from the options: --synergies (a synergy file instead of the closure eigengrasp), --z-min and
+// --z-max (amplitude bounds), --center, --approach, --standoff (the approach frame).
+void apply_search_options(const mjModel* m, const ArgReader& r, planner::PlanProblem& p) {
+  if (r.has("--synergies")) {
+    // A synergy file (docs/synergies.md): q = q0 + S z; default bounds |z_i| <= 1 / max_j |S_ji| (no joint moves more
+    // than 1 rad from q0 per synergy).
+    const std::string path = r.get("--synergies", "");
+    const Synergies syn = read_synergies(path);
+    resolve_synergy_joints(m, syn, path);
+    p.eigengrasps.joints = syn.joints;
+    p.eigengrasps.q0 = syn.q0;
+    p.eigengrasps.S = syn.S;
+    p.eigengrasps.names.clear();
+    const int ks = synergy_count(syn);
+    p.eigengrasps.z_min.resize(ks);
+    p.eigengrasps.z_max.resize(ks);
+    for (int i = 0; i < ks; ++i) {
+      const double peak = syn.S.col(i).cwiseAbs().maxCoeff();
+      p.eigengrasps.z_max[i] = peak > 0 ? 1.0 / peak : 1.0;
+      p.eigengrasps.z_min[i] = -p.eigengrasps.z_max[i];
+      p.eigengrasps.names.push_back("s" + std::to_string(i + 1));
+    }
+  }
+  const int k = static_cast<int>(p.eigengrasps.S.cols());
+  for (const char* key : {"--z-min", "--z-max"}) {
+    if (!r.has(key)) continue;
+    const std::vector<double> v = parse_number_list(key, r.get(key, ""));
+    if (static_cast<int>(v.size()) != k) {
+      throw UsageError(std::string(key) + ": give " + std::to_string(k) + " values (one per eigengrasp), got " +
+                       std::to_string(v.size()));
+    }
+    (std::string(key) == "--z-min" ? p.eigengrasps.z_min : p.eigengrasps.z_max) =
+        Eigen::Map<const Eigen::VectorXd>(v.data(), k);
+  }
+  for (int i = 0; i < k; ++i) {
+    if (!(p.eigengrasps.z_min[i] <= p.eigengrasps.z_max[i])) {
+      throw UsageError("--z-min/--z-max: eigengrasp " + p.eigengrasps.names[static_cast<std::size_t>(i)] + " has min > max");
+    }
+  }
+  if (r.has("--center")) p.frame.center = parse_vec3("--center", r.get("--center", ""));
+  if (r.has("--approach")) {
+    const Eigen::Vector3d a = parse_vec3("--approach", r.get("--approach", ""));
+    if (!(a.norm() > 0)) throw UsageError("--approach: the axis must not be zero");
+    p.frame.axis = a.normalized();
+  }
+  if (r.has("--standoff")) {
+    const std::vector<double> v = parse_number_list("--standoff", r.get("--standoff", ""));
+    if (v.size() != 2 || !(v[0] <= v[1])) throw UsageError("--standoff: give MIN,MAX with MIN <= MAX");
+    p.standoff_min = v[0];
+    p.standoff_max = v[1];
+  }
+}
+
 }  // namespace
 
 int cmd_plan(const Args& args) {
@@ -182,54 +235,7 @@ int cmd_plan(const Args& args) {
   const std::string& oname = spec.objects[static_cast<std::size_t>(object)].name;
   const std::vector<double> increments = planner::scene_closure_increments(m, spec);
   planner::PlanProblem p = planner::default_problem(m, oname, increments);
-  if (r.has("--synergies")) {
-    // A synergy file (docs/synergies.md): q = q0 + S z; default bounds |z_i| <= 1 / max_j |S_ji| (no joint moves more
-    // than 1 rad from q0 per synergy).
-    const std::string path = r.get("--synergies", "");
-    const Synergies syn = read_synergies(path);
-    resolve_synergy_joints(m, syn, path);
-    p.eigengrasps.joints = syn.joints;
-    p.eigengrasps.q0 = syn.q0;
-    p.eigengrasps.S = syn.S;
-    p.eigengrasps.names.clear();
-    const int ks = synergy_count(syn);
-    p.eigengrasps.z_min.resize(ks);
-    p.eigengrasps.z_max.resize(ks);
-    for (int i = 0; i < ks; ++i) {
-      const double peak = syn.S.col(i).cwiseAbs().maxCoeff();
-      p.eigengrasps.z_max[i] = peak > 0 ? 1.0 / peak : 1.0;
-      p.eigengrasps.z_min[i] = -p.eigengrasps.z_max[i];
-      p.eigengrasps.names.push_back("s" + std::to_string(i + 1));
-    }
-  }
-  const int k = static_cast<int>(p.eigengrasps.S.cols());
-  for (const char* key : {"--z-min", "--z-max"}) {
-    if (!r.has(key)) continue;
-    const std::vector<double> v = parse_number_list(key, r.get(key, ""));
-    if (static_cast<int>(v.size()) != k) {
-      throw UsageError(std::string(key) + ": give " + std::to_string(k) + " values (one per eigengrasp), got " +
-                       std::to_string(v.size()));
-    }
-    (std::string(key) == "--z-min" ? p.eigengrasps.z_min : p.eigengrasps.z_max) =
-        Eigen::Map<const Eigen::VectorXd>(v.data(), k);
-  }
-  for (int i = 0; i < k; ++i) {
-    if (!(p.eigengrasps.z_min[i] <= p.eigengrasps.z_max[i])) {
-      throw UsageError("--z-min/--z-max: eigengrasp " + p.eigengrasps.names[static_cast<std::size_t>(i)] + " has min > max");
-    }
-  }
-  if (r.has("--center")) p.frame.center = parse_vec3("--center", r.get("--center", ""));
-  if (r.has("--approach")) {
-    const Eigen::Vector3d a = parse_vec3("--approach", r.get("--approach", ""));
-    if (!(a.norm() > 0)) throw UsageError("--approach: the axis must not be zero");
-    p.frame.axis = a.normalized();
-  }
-  if (r.has("--standoff")) {
-    const std::vector<double> v = parse_number_list("--standoff", r.get("--standoff", ""));
-    if (v.size() != 2 || !(v[0] <= v[1])) throw UsageError("--standoff: give MIN,MAX with MIN <= MAX");
-    p.standoff_min = v[0];
-    p.standoff_max = v[1];
-  }
+  apply_search_options(m, r, p);
   p.lateral = r.get_double("--lateral", p.lateral, 0.0, 10.0);
   p.duration = duration;
   p.max_initial_penetration = max_pen;
@@ -262,7 +268,7 @@ int cmd_plan(const Args& args) {
   const long fc = std::count_if(ranked.begin(), ranked.end(), [](const planner::Evaluation& e) { return e.force_closure; });
   std::ostringstream s;
   s << "scene " << r.positional()[0] << ", object " << oname << ", " << p.hand.num_fingers() << " fingers, "
-    << k << " eigengrasps\n"
+    << p.eigengrasps.S.cols() << " eigengrasps\n"
     << "grasp centre (" << p.frame.center.transpose() << ") m, approach axis (" << p.frame.axis.transpose() << ")\n"
     << ranked.size() << " candidates (" << opt.samples << " random + " << opt.chains << " x " << opt.steps
     << " annealing), seed " << opt.seed << ", " << opt.jobs << " jobs, " << wall << " s\n"

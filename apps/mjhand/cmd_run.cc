@@ -126,6 +126,60 @@ HandModel run_hand(const mjModel* m, const ArgReader& r, std::string& line) {
   }
 }
 
+// --set overrides, then those of --set-file (one per line, '#' comments), each naming where it came from.
+std::vector<ConfigOverride> run_overrides(const ArgReader& r) {
+  std::vector<ConfigOverride> overrides;
+  for (const std::string& s : r.all("--set")) overrides.push_back(parse_override(s, "--set " + s));
+  if (r.has("--set-file")) {
+    const std::string file = r.get("--set-file", "");
+    const std::string problem = text_file_problem(file);  // a directory, FIFO, device or huge file
+    if (!problem.empty()) throw UsageError("--set-file: cannot read '" + file + "': it " + problem);
+    std::ifstream in(file);
+    if (!in) throw UsageError("--set-file: cannot open '" + file + "'");
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      const size_t hash = line.find('#');
+      if (hash != std::string::npos) line.erase(hash);
+      const size_t a = line.find_first_not_of(" \t\r"), b = line.find_last_not_of(" \t\r");
+      if (a == std::string::npos) continue;
+      overrides.push_back(parse_override(line.substr(a, b - a + 1), file + ":" + std::to_string(n)));
+    }
+  }
+  return overrides;
+}
+
+// Puts d in the start state --keyframe or --qpos asks for (default: qpos0) and says which it is.
+std::string set_start_state(const mjModel* m, mjData* d, const ArgReader& r, const std::string& path) {
+  std::string start = "qpos0";
+  if (r.has("--keyframe")) {
+    const int key = find_keyframe(m, r.get("--keyframe", ""));
+    mj_resetDataKeyframe(m, d, key);
+    start = "keyframe '" + mj_name(m, mjOBJ_KEY, key) + "' (#" + std::to_string(key) + ")";
+    check_state_finite(m, d, path + ": " + start);
+  } else if (r.has("--qpos")) {
+    const std::vector<double> q = parse_qpos(m, r.get("--qpos", ""));
+    std::copy(q.begin(), q.end(), d->qpos);
+    start = "--qpos";
+  }
+  return start;
+}
+
+// The final position of every site named *_tip, one line each.
+std::string tip_positions(const mjModel* m, const mjData* d) {
+  std::string out;
+  for (int i = 0; i < m->nsite; ++i) {
+    const char* n = mj_id2name(m, mjOBJ_SITE, i);
+    if (!n) continue;
+    const std::string name = n;
+    if (name.size() < 4 || name.compare(name.size() - 4, 4, "_tip") != 0) continue;
+    char buf[160];
+    std::snprintf(buf, sizeof(buf), "  %s at end: (%.4f, %.4f, %.4f) m\n", n, d->site_xpos[3 * i],
+                  d->site_xpos[3 * i + 1], d->site_xpos[3 * i + 2]);
+    out += buf;
+  }
+  return out;
+}
+
 }  // namespace
 
 int cmd_run(const Args& args) {
@@ -145,23 +199,7 @@ int cmd_run(const Args& args) {
   const std::string out_dir =
       r.get("--out", "out/" + std::filesystem::path(path).stem().string());
 
-  std::vector<ConfigOverride> overrides;
-  for (const std::string& s : r.all("--set")) overrides.push_back(parse_override(s, "--set " + s));
-  if (r.has("--set-file")) {
-    const std::string file = r.get("--set-file", "");
-    const std::string problem = text_file_problem(file);  // a directory, FIFO, device or huge file
-    if (!problem.empty()) throw UsageError("--set-file: cannot read '" + file + "': it " + problem);
-    std::ifstream in(file);
-    if (!in) throw UsageError("--set-file: cannot open '" + file + "'");
-    std::string line;
-    for (int n = 1; std::getline(in, line); ++n) {
-      const size_t hash = line.find('#');
-      if (hash != std::string::npos) line.erase(hash);
-      const size_t a = line.find_first_not_of(" \t\r"), b = line.find_last_not_of(" \t\r");
-      if (a == std::string::npos) continue;
-      overrides.push_back(parse_override(line.substr(a, b - a + 1), file + ":" + std::to_string(n)));
-    }
-  }
+  const std::vector<ConfigOverride> overrides = run_overrides(r);
   // The overrides are compiled into the instances' <config> (native_overrides.h).
   ModelPtr m = load_model_with_overrides(path, overrides);
   InstanceList instances = [&] {
@@ -178,17 +216,7 @@ int cmd_run(const Args& args) {
     throw UsageError(msg);
   }
   DataPtr d = make_data(m.get());
-  std::string start = "qpos0";
-  if (r.has("--keyframe")) {
-    const int key = find_keyframe(m.get(), r.get("--keyframe", ""));
-    mj_resetDataKeyframe(m.get(), d.get(), key);
-    start = "keyframe '" + mj_name(m.get(), mjOBJ_KEY, key) + "' (#" + std::to_string(key) + ")";
-    check_state_finite(m.get(), d.get(), path + ": " + start);
-  } else if (r.has("--qpos")) {
-    const std::vector<double> q = parse_qpos(m.get(), r.get("--qpos", ""));
-    std::copy(q.begin(), q.end(), d->qpos);
-    start = "--qpos";
-  }
+  const std::string start = set_start_state(m.get(), d.get(), r, path);
   mj_forward(m.get(), d.get());  // fills sensors and plugin state for the first log row
 
   // The hand's structure (palm, fingers, wrist), for the report and the per-finger checks.
@@ -271,16 +299,7 @@ int cmd_run(const Args& args) {
     s << "  cross-check: mjhand tree-chain FK vs MuJoCo tip positions, " << tree.size() << " fingertips x " << steps
       << " steps: max deviation " << fk_worst << " m\n";
   }
-  for (int i = 0; i < m->nsite; ++i) {
-    const char* n = mj_id2name(m.get(), mjOBJ_SITE, i);
-    if (!n) continue;
-    const std::string name = n;
-    if (name.size() < 4 || name.compare(name.size() - 4, 4, "_tip") != 0) continue;
-    char buf[160];
-    std::snprintf(buf, sizeof(buf), "  %s at end: (%.4f, %.4f, %.4f) m\n", n, d->site_xpos[3 * i],
-                  d->site_xpos[3 * i + 1], d->site_xpos[3 * i + 2]);
-    s << buf;
-  }
+  s << tip_positions(m.get(), d.get());
   const std::string warnings = monitor.report(), faults = fault_report();
   std::string problems;  // indented for the summary, verbatim for stderr
   for (const std::string& block : {warnings.empty() ? std::string() : "MuJoCo warnings:\n" + warnings, faults}) {

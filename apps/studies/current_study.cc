@@ -69,10 +69,12 @@ std::vector<CurrentStudyRun> paper_current_runs(const std::string& models_dir) {
   };
 }
 
-CurrentStudyResult run_current_study(const CurrentStudyRun& run, const CurrentStudyOptions& options) {
-  // The plant: the hand with its gain-1 torque motors (direct_drive_hand.xml next to the scene), under the scene's
-  // options (gravity = palm orientation, timestep, integrator). The study is the controller; the scene's own
-  // computed-torque instance (a native plugin) is not used.
+namespace {
+
+// The plant: the hand with its gain-1 torque motors (direct_drive_hand.xml next to the scene), under the scene's
+// options (gravity = palm orientation, timestep, integrator). The study is the controller; the scene's own
+// computed-torque instance (a native plugin) is not used.
+ModelPtr load_study_plant(const CurrentStudyRun& run) {
   ModelPtr model;
   try {
     const ModelPtr scene = load_model(run.scene);
@@ -87,6 +89,13 @@ CurrentStudyResult run_current_study(const CurrentStudyRun& run, const CurrentSt
   } catch (const std::exception& e) {
     throw std::runtime_error(where(run) + ": " + e.what());
   }
+  return model;
+}
+
+}  // namespace
+
+CurrentStudyResult run_current_study(const CurrentStudyRun& run, const CurrentStudyOptions& options) {
+  ModelPtr model = load_study_plant(run);
   mjModel* m = model.get();
   if (!(run.update_rate > 0) || !(run.duration > 0) || !std::isfinite(run.duration)) {
     throw std::runtime_error(where(run) + ": duration and update_rate must be > 0");
