@@ -301,6 +301,78 @@ ObjectReference HandObjectController::reference(const mjtNum* state, double t) c
 
 // ---- the control law --------------------------------------------------------------------------------------------
 
+  // Finger dynamics: the contact points accelerate with the object, J_H qdd = G^T (a_d, dw_d) + centripetal part
+  // (J_H-dot qd neglected: fingertip speeds are a few cm/s), solved by damped least squares.
+void HandObjectController::add_finger_dynamics(const mjModel* m, mjData* d, Workspace& ws,
+                                               const Eigen::Ref<const Eigen::MatrixXd>& JH, int rows, unsigned mask,
+                                               const Eigen::Vector3d& p, const Eigen::Vector3d& a_d,
+                                               const Eigen::Vector3d& dw_d, const Eigen::Vector3d& w) const {
+  const HandModel& hand = opt_.hand;
+  const int nh = hand.num_hand_dofs();
+  ws.qdd.setZero();
+  if (opt_.finger_acceleration && rows > 0) {
+    int row = 0;
+    for (const Contact& c : ws.contacts) {
+      const Eigen::Vector3d r = c.pos - p;
+      const Eigen::Vector3d acc = a_d + dw_d.cross(r) + w.cross(w.cross(r));
+      const int nr = contact_rows(c.model);
+      for (int j = 0; j < std::min(nr, 3); ++j) ws.b(row + j) = c.frame.col(j).dot(acc);
+      if (nr == 4) ws.b(row + 3) = c.frame.col(0).dot(dw_d);
+      if (nr == 6) {
+        for (int j = 0; j < 3; ++j) ws.b(row + 3 + j) = c.frame.col(j).dot(dw_d);  // complete constraint
+      }
+      row += nr;
+    }
+    if (shared_dofs_) {
+      // Some hand dof moves every finger (a moving palm): one dense damped least-squares solve.
+      ws.JtJ.noalias() = JH.transpose().lazyProduct(JH);
+      const double damping = 1e-6 * std::max(ws.JtJ.diagonal().maxCoeff(), 1e-12);
+      ws.JtJ.diagonal().array() += damping;
+      for (int k = 0; k < nh; ++k) ws.qdd(k) = JH.col(k).dot(ws.b.head(rows));
+      Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(ws.JtJ);
+      if (llt.info() == Eigen::Success) {
+        llt.solveInPlace(ws.qdd);
+      } else {
+        ws.qdd.setZero();
+      }
+    } else {
+      // J_H is block-diagonal by finger: one small solve per finger, on the stack.
+      using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxFingerDofs, kMaxFingerDofs>;
+      using SmallVec = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxFingerDofs, 1>;
+      for (int f = 0; f < hand.num_fingers(); ++f) {
+        if (!(mask & (1u << f))) continue;
+        const std::vector<int>& cols = finger_cols_[f];
+        const int nf = static_cast<int>(cols.size());
+        Small A = Small::Zero(nf, nf);
+        SmallVec rhs = SmallVec::Zero(nf);
+        int r0 = 0;
+        for (const Contact& c : ws.contacts) {
+          const int nr = contact_rows(c.model);
+          if (c.finger == f) {
+            for (int r = r0; r < r0 + nr; ++r) {
+              for (int a = 0; a < nf; ++a) {
+                const double ja = JH(r, cols[a]);
+                rhs(a) += ja * ws.b(r);
+                for (int bcol = 0; bcol <= a; ++bcol) A(a, bcol) += ja * JH(r, cols[bcol]);
+              }
+            }
+          }
+          r0 += nr;
+        }
+        const double damping = 1e-6 * std::max(A.diagonal().maxCoeff(), 1e-12);
+        A.diagonal().array() += damping;
+        SmallVec x = rhs;
+        if (!small_cholesky_solve(A, x)) continue;
+        for (int a = 0; a < nf; ++a) ws.qdd(cols[a]) = x(a);
+      }
+    }
+    std::fill(ws.full.begin(), ws.full.end(), 0.0);
+    for (int k = 0; k < nh; ++k) ws.full[hand.dofs[k]] = ws.qdd(k);
+    mj_mulM(m, d, ws.Mq.data(), ws.full.data());
+    for (int k = 0; k < nh; ++k) ws.tau(k) += ws.Mq[hand.dofs[k]];
+  }
+}
+
 bool HandObjectController::law(const mjModel* m, mjData* d, mjtNum* state, bool advance, Workspace& ws,
                                int* why) const {
   const HandModel& hand = opt_.hand;
@@ -389,70 +461,7 @@ bool HandObjectController::law(const mjModel* m, mjData* d, mjtNum* state, bool 
     }
   }
 
-  // Finger dynamics: the contact points accelerate with the object, J_H qdd = G^T (a_d, dw_d) + centripetal part
-  // (J_H-dot qd neglected: fingertip speeds are a few cm/s), solved by damped least squares.
-  ws.qdd.setZero();
-  if (opt_.finger_acceleration && rows > 0) {
-    int row = 0;
-    for (const Contact& c : ws.contacts) {
-      const Eigen::Vector3d r = c.pos - p;
-      const Eigen::Vector3d acc = a_d + dw_d.cross(r) + w.cross(w.cross(r));
-      const int nr = contact_rows(c.model);
-      for (int j = 0; j < std::min(nr, 3); ++j) ws.b(row + j) = c.frame.col(j).dot(acc);
-      if (nr == 4) ws.b(row + 3) = c.frame.col(0).dot(dw_d);
-      if (nr == 6) {
-        for (int j = 0; j < 3; ++j) ws.b(row + 3 + j) = c.frame.col(j).dot(dw_d);  // complete constraint
-      }
-      row += nr;
-    }
-    if (shared_dofs_) {
-      // Some hand dof moves every finger (a moving palm): one dense damped least-squares solve.
-      ws.JtJ.noalias() = JH.transpose().lazyProduct(JH);
-      const double damping = 1e-6 * std::max(ws.JtJ.diagonal().maxCoeff(), 1e-12);
-      ws.JtJ.diagonal().array() += damping;
-      for (int k = 0; k < nh; ++k) ws.qdd(k) = JH.col(k).dot(ws.b.head(rows));
-      Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(ws.JtJ);
-      if (llt.info() == Eigen::Success) {
-        llt.solveInPlace(ws.qdd);
-      } else {
-        ws.qdd.setZero();
-      }
-    } else {
-      // J_H is block-diagonal by finger: one small solve per finger, on the stack.
-      using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxFingerDofs, kMaxFingerDofs>;
-      using SmallVec = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxFingerDofs, 1>;
-      for (int f = 0; f < hand.num_fingers(); ++f) {
-        if (!(mask & (1u << f))) continue;
-        const std::vector<int>& cols = finger_cols_[f];
-        const int nf = static_cast<int>(cols.size());
-        Small A = Small::Zero(nf, nf);
-        SmallVec rhs = SmallVec::Zero(nf);
-        int r0 = 0;
-        for (const Contact& c : ws.contacts) {
-          const int nr = contact_rows(c.model);
-          if (c.finger == f) {
-            for (int r = r0; r < r0 + nr; ++r) {
-              for (int a = 0; a < nf; ++a) {
-                const double ja = JH(r, cols[a]);
-                rhs(a) += ja * ws.b(r);
-                for (int bcol = 0; bcol <= a; ++bcol) A(a, bcol) += ja * JH(r, cols[bcol]);
-              }
-            }
-          }
-          r0 += nr;
-        }
-        const double damping = 1e-6 * std::max(A.diagonal().maxCoeff(), 1e-12);
-        A.diagonal().array() += damping;
-        SmallVec x = rhs;
-        if (!small_cholesky_solve(A, x)) continue;
-        for (int a = 0; a < nf; ++a) ws.qdd(cols[a]) = x(a);
-      }
-    }
-    std::fill(ws.full.begin(), ws.full.end(), 0.0);
-    for (int k = 0; k < nh; ++k) ws.full[hand.dofs[k]] = ws.qdd(k);
-    mj_mulM(m, d, ws.Mq.data(), ws.full.data());
-    for (int k = 0; k < nh; ++k) ws.tau(k) += ws.Mq[hand.dofs[k]];
-  }
+  add_finger_dynamics(m, d, ws, JH, rows, mask, p, a_d, dw_d, w);
   for (int k = 0; k < nh; ++k) {
     const int dof = hand.dofs[k];
     ws.tau(k) += d->qfrc_bias[dof];

@@ -104,6 +104,11 @@ class HandObjectController {
   struct Workspace;
   // tau (n_hand values); returns false with *why set if anything non-finite appeared.
   bool law(const mjModel* m, mjData* d, mjtNum* state, bool advance, Workspace& ws, int* why) const;
+  // The law's finger dynamics: the joint accelerations that move the contact points with the object (ws.qdd; zero
+  // without finger_acceleration) and M qdd added to ws.tau.
+  void add_finger_dynamics(const mjModel* m, mjData* d, Workspace& ws, const Eigen::Ref<const Eigen::MatrixXd>& JH,
+                           int rows, unsigned mask, const Eigen::Vector3d& p, const Eigen::Vector3d& a_d,
+                           const Eigen::Vector3d& dw_d, const Eigen::Vector3d& w) const;
 
   Options opt_;
   std::vector<double> ctrl_scale_;  // joint torque per unit ctrl (gain * gear)
