@@ -237,6 +237,21 @@ constexpr double kLimitSlack = 1e-9;  // [rad or m] rounding room on the joint l
 
 }  // namespace
 
+ViaPointPath via_path_from_tip(const SerialChain& chain, const std::vector<double>& q_start,
+                               const std::vector<Eigen::Vector3d>& points, std::vector<double> durations,
+                               double blend, double t0) {
+  if (static_cast<int>(q_start.size()) != chain.dof()) {
+    throw std::invalid_argument("via_path_from_tip: q_start has " + std::to_string(q_start.size()) +
+                                " values for a chain of " + std::to_string(chain.dof()) + " joints");
+  }
+  if (points.empty()) throw std::invalid_argument("via_path_from_tip: no via points");
+  if (!(blend > 0) && !durations.empty()) blend = 0.25 * *std::min_element(durations.begin(), durations.end());
+  std::vector<Eigen::Vector3d> w;
+  w.push_back(tip_pose_and_jacobian(chain, q_start.data()).translation());
+  w.insert(w.end(), points.begin(), points.end());
+  return ViaPointPath(std::move(w), std::move(durations), blend, t0);
+}
+
 ViaJointTrajectory::ViaJointTrajectory(const Chain& chain, ViaPointPath path, std::vector<double> q_start,
                                        double sample_period, ViaRedundancy redundancy)
     : ViaJointTrajectory(to_serial_chain(chain), std::move(path), std::move(q_start), sample_period,

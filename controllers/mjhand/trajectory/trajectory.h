@@ -94,6 +94,14 @@ class ViaPointPath {
   double tb_, t0_;
 };
 
+// The fingertip path of computed_torque's trajectory=via: from the chain's tip at q_start (its FK, in the chain's
+// reference frame) through `points` in that frame, one duration per segment, blend <= 0 giving a quarter of the
+// shortest segment, starting at t0. Throws std::invalid_argument as ViaPointPath does, and for a q_start of the wrong
+// size or no points.
+ViaPointPath via_path_from_tip(const SerialChain& chain, const std::vector<double>& q_start,
+                               const std::vector<Eigen::Vector3d>& points, std::vector<double> durations,
+                               double blend, double t0 = 0.0);
+
 // How a fingertip path resolves a finger's redundancy (more than 3 joints for a 3-D point): the joint velocity is
 // the minimum-norm one that moves the tip as the path asks, plus a pull toward a rest posture inside the null space
 // of the position Jacobian J (3 x n), proportional to the tip's speed:

@@ -85,10 +85,9 @@ std::shared_ptr<const JointTrajectory> make_trajectory(const mjModel* m, const C
   }
   redundancy.posture_gain = cfg.get_double_or("posture_gain", redundancy.posture_gain, 0.0, 1e6);
   std::vector<Eigen::Vector3d> w;
-  w.push_back(tip_pose_and_jacobian(*finger, q0.data()).translation());
   for (size_t k = 0; k < nseg; ++k) w.emplace_back(pts[3 * k], pts[3 * k + 1], pts[3 * k + 2]);
   try {
-    ViaPointPath path(w, dur, blend, start);
+    ViaPointPath path = via_path_from_tip(*finger, q0, w, dur, blend, start);
     return std::make_shared<ViaJointTrajectory>(*finger, std::move(path), q0, 1e-3, redundancy);
   } catch (const std::invalid_argument& e) {
     // The trajectory numbers the chain's joints from 0: name them (MuJoCo keeps only the first ~1000 characters of a

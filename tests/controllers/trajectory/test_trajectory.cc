@@ -151,3 +151,27 @@ TEST_CASE("via path in joint space follows the Cartesian path exactly with consi
   CHECK_THROWS_WITH(ViaJointTrajectory(chain, ViaPointPath(far, {1.0}, 0.2), q0),
                     Catch::Contains("not reachable"));
 }
+
+TEST_CASE("via_path_from_tip starts at the chain's tip and defaults the blend to a quarter segment", "[controllers]") {
+  const SerialChain chain = to_serial_chain(egrasp_chain(EGraspFinger{}));
+  const std::vector<double> q0 = {0.1, -0.3, -0.4};
+  const Eigen::Vector3d p0 = tip_pose_and_jacobian(chain, q0.data()).translation();
+  const std::vector<Eigen::Vector3d> points = {p0 + Eigen::Vector3d(0.0, 0.006, 0.003),
+                                               p0 + Eigen::Vector3d(0.002, -0.004, 0.004)};
+  const ViaPointPath path = via_path_from_tip(chain, q0, points, {0.4, 0.2}, 0.0, 0.1);
+  // The same path written out: tip, points, blend 0.25 * 0.2.
+  const ViaPointPath want({p0, points[0], points[1]}, {0.4, 0.2}, 0.05, 0.1);
+  CHECK(path.waypoint_count() == 3);
+  CHECK(path.end_time() == want.end_time());
+  for (double t = 0.0; t < 1.0; t += 0.013) {
+    Eigen::Vector3d x, xd, xdd, y, yd, ydd;
+    path.evaluate(t, &x, &xd, &xdd);
+    want.evaluate(t, &y, &yd, &ydd);
+    CHECK((x - y).norm() == 0.0);
+  }
+  Eigen::Vector3d start, v, a;
+  path.evaluate(0.1, &start, &v, &a);
+  CHECK((start - p0).norm() < 1e-15);
+  CHECK_THROWS_AS(via_path_from_tip(chain, {0.1, 0.2}, points, {0.4, 0.2}, 0.0), std::invalid_argument);
+  CHECK_THROWS_AS(via_path_from_tip(chain, q0, {}, {}, 0.0), std::invalid_argument);
+}
