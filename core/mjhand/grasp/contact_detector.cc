@@ -6,6 +6,7 @@
 
 #include <mjhand/grasp/hand_structure.h>
 #include <mjhand/hand/hand_spec.h>
+#include <mjhand/io/csv_fields.h>
 
 namespace mjhand {
 
@@ -15,20 +16,6 @@ constexpr const char* kChainPrefix = "mjhand:chain:";
 
 int body_id(const mjModel* m, const std::string& name) { return mj_name2id(m, mjOBJ_BODY, name.c_str()); }
 
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char ch : s) {
-    if (ch == ',') {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += ch;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
 // A hand without mjhand's naming (no embedded chains): its structure as `mjhand analyze` infers it (no object:
 // loose free bodies are not the hand), computed once per layout.
 struct InferredHand {
@@ -61,7 +48,7 @@ std::string default_palm(const mjModel* m, const InferredHand& inferred) {
 // The fingers' names; "all": a generated hand's embedded chains, else the inferred fingers (each named by its root
 // with the most dofs).
 std::vector<std::string> finger_list(const mjModel* m, const std::string& value, const InferredHand& inferred) {
-  if (value != "all") return split_list(value);
+  if (value != "all") return split_commas(value);
   if (!inferred.used) return embedded_finger_names(m);
   if (!inferred.ok) throw std::runtime_error("no fingers to watch (no finger chains; " + inferred.why + ")");
   return inferred.hand.finger_names;

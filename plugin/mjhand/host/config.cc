@@ -1,4 +1,5 @@
 #include <mjhand/host/config.h>
+#include <mjhand/io/csv_fields.h>
 
 #include <cerrno>
 #include <cmath>
@@ -11,21 +12,6 @@ namespace {
 bool is_separator(char c) { return c == ';' || c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
-
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == ',') {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
 
 bool parse_number(const std::string& s, double* out) {
   if (s.empty()) return false;
