@@ -648,7 +648,7 @@ class JsonForm : public ReportForm {
       j.null();
     }
   }
-  void not_analysed(const AnalyzeReport& r) override {
+  void not_analysed(const AnalyzeReport&) override {
     for (const char* k : {"quality", "manipulability", "mobility", "force_closure", "epsilon", "gravity_wrench",
                           "mujoco_forces", "min_norm_forces", "optimal_forces", "robustness", "parallel",
                           "grasp_stiffness"}) {

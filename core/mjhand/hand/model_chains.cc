@@ -6,6 +6,7 @@
 
 #include <mjhand/hand/chain_encoding.h>
 #include <mjhand/hand/hand_spec.h>
+#include <mjhand/io/labels.h>
 #include <mjhand/io/model_io.h>
 #include <mjhand/kinematics/forward_kinematics.h>
 
@@ -206,6 +207,16 @@ void set_world_bases(const mjModel* m, const mjData* d, std::vector<ModelChain>&
 
 void gather_joint_positions(const ModelChain& mc, const mjtNum* qpos, double* q) {
   for (int k = 0; k < mc.chain.dof(); ++k) q[k] = qpos[mc.qpos_adr[k]];
+}
+
+double dh_angle_offset(const mjModel* m, int joint) {
+  for (const ModelChain& mc : read_model_chains(m)) {
+    for (std::size_t k = 0; k < mc.joint_ids.size(); ++k) {
+      if (mc.joint_ids[k] == joint) return mc.chain.links[k].theta;
+    }
+  }
+  throw std::runtime_error("joint " + object_label(m, mjOBJ_JOINT, joint) +
+                           " belongs to no DH chain embedded in the model");
 }
 
 }  // namespace mjhand

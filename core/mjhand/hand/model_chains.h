@@ -25,6 +25,10 @@ struct ModelChain {
 // joint axes and tip site pose at qpos0 (one mj_kinematics on a scratch mjData) that differ from the chain's FK.
 std::vector<ModelChain> read_model_chains(const mjModel* m);
 
+// Offset between a joint's DH angle and its qpos (the DH row's theta) in a generated hand; throws
+// std::runtime_error when the joint belongs to no embedded chain.
+double dh_angle_offset(const mjModel* m, int joint);
+
 // True when no joint or mocap moves the body, i.e. its world pose is a model constant.
 bool body_is_fixed(const mjModel* m, int body);
 

@@ -5,67 +5,23 @@
 #include <stdexcept>
 
 #include <mjhand/coupling/coupling_law.h>
+#include <mjhand/coupling/coupling_spring.h>
 #include <mjhand/hand/model_chains.h>
-#include <mjhand/io/mj_stack.h>
 
 namespace mjhand {
 
-double dh_angle_offset(const mjModel* m, int joint) {
-  for (const ModelChain& mc : read_model_chains(m)) {
-    for (std::size_t k = 0; k < mc.joint_ids.size(); ++k) {
-      if (mc.joint_ids[k] == joint) return mc.chain.links[k].theta;
-    }
-  }
-  throw std::runtime_error("joint " + object_label(m, mjOBJ_JOINT, joint) +
-                           " belongs to no DH chain embedded in the model");
-}
-
-double coupling_inverse_inertia(const mjModel* m, mjData* d, int vy, int vx, double slope) {
-  // Columns y and x of M^-1 from MuJoCo's factorisation (mj_factorM ran in the position stage), on mjData's stack.
-  mark_stack(d);
-  mjtNum* unit = mj_stackAllocNum(d, 2 * m->nv);
-  mjtNum* col = mj_stackAllocNum(d, 2 * m->nv);
-  mju_zero(unit, 2 * m->nv);
-  unit[vy] = 1.0;
-  unit[m->nv + vx] = 1.0;
-  mj_solveM(m, d, col, unit, 2);
-  const double w = col[vy] - 2.0 * slope * col[vx] + slope * slope * col[m->nv + vx];
-  free_stack(d);
-  return w;
-}
-
 namespace {
 
-// The spring-damper acts on one coordinate, e = q_y - law(q_x), whose inverse inertia is w = J M^-1 J^T. Explicit
-// Euler on it is stable only while h^2 k w + 2 h b w < 4 (light links: w large). The implicit form (backward Euler on
-// that coordinate alone) is stable for any k, b, but it cannot see the other forces of the step, so at rest its
-// stiffness is k / (1 + h (b + h k) w) (docs/berul-coupling.md, "Stability").
-class CouplingSpring : public Plugin {
+// The core's CouplingSpring (coupling_spring.h) as a passive plugin. Explicit Euler on the coupling coordinate is
+// stable only while h^2 k w + 2 h b w < 4 (light links: w large), which the factory checks.
+class CouplingSpringPlugin : public Plugin {
  public:
-  CouplingSpring(CouplingLaw law_q, int qy, int qx, int vy, int vx, double k, double b, bool implicit)
-      : law_(law_q), qy_(qy), qx_(qx), vy_(vy), vx_(vx), k_(k), b_(b), implicit_(implicit) {}
+  explicit CouplingSpringPlugin(const CouplingSpring& spring) : spring_(spring) {}
   int capabilities() const override { return kCapPassive; }
-
-  void passive(const mjModel* m, mjData* d, mjtNum*) const override {
-    const double x = d->qpos[qx_];
-    const double g = law_.slope(x);
-    const double e = d->qpos[qy_] - law_.value(x);
-    const double edot = d->qvel[vy_] - g * d->qvel[vx_];
-    double f = -k_ * e - b_ * edot;  // generalised force on the driven joint; J = [1, -g]
-    if (implicit_) {
-      // Backward Euler on the coupling coordinate: f = -k (e + h edot+) - b edot+ with edot+ = edot + h w f.
-      const double h = m->opt.timestep, c = b_ + h * k_;
-      f = -(k_ * e + c * edot) / (1.0 + h * c * coupling_inverse_inertia(m, d, vy_, vx_, g));
-    }
-    d->qfrc_passive[vy_] += f;
-    d->qfrc_passive[vx_] -= g * f;
-  }
+  void passive(const mjModel* m, mjData* d, mjtNum*) const override { add_coupling_force(m, d, spring_); }
 
  private:
-  CouplingLaw law_;  // in qpos: q_y = law(q_x)
-  int qy_, qx_, vy_, vx_;
-  double k_, b_;
-  bool implicit_;
+  CouplingSpring spring_;
 };
 
 bool hinge_or_slide(const mjModel* m, int j) {
@@ -73,20 +29,6 @@ bool hinge_or_slide(const mjModel* m, int j) {
 }
 
 }  // namespace
-
-// w = J M^-1 J^T of the coupling coordinate at qpos0, from a scratch mjData (the native layer keeps plugins inert in
-// a factory's scratch data).
-double inverse_inertia_at_qpos0(const mjModel* m, const CouplingLaw& law_q, int jy, int jx) {
-  mjData* scratch = mj_makeData(m);
-  mj_kinematics(m, scratch);
-  mj_comPos(m, scratch);
-  mj_makeM(m, scratch);
-  mj_factorM(m, scratch);
-  const double w = coupling_inverse_inertia(m, scratch, m->jnt_dofadr[jy], m->jnt_dofadr[jx],
-                                            law_q.slope(m->qpos0[m->jnt_qposadr[jx]]));
-  mj_deleteData(scratch);
-  return w;
-}
 
 std::unique_ptr<Plugin> make_coupling_plugin(const mjModel* m, const Config& cfg) {
   const int jy = cfg.get_object("joint", mjOBJ_JOINT);
@@ -129,7 +71,7 @@ std::unique_ptr<Plugin> make_coupling_plugin(const mjModel* m, const Config& cfg
   // frequency and damping ratio at qpos0, k = I w^2 and b = 2 zeta I w with I = 1/(J M^-1 J^T)).
   // While MuJoCo sizes the plugins the model is incomplete (no mjData can be made): unit inertia stands in, the
   // object built then only reports its sizes.
-  const double w0 = cfg.sizing() ? 1.0 : inverse_inertia_at_qpos0(m, law_q, jy, jx);
+  const double w0 = cfg.sizing() ? 1.0 : coupling_inverse_inertia_at_qpos0(m, law_q, jy, jx);
   if (!(w0 > 0.0) || !std::isfinite(w0)) {
     cfg.fail("joint", "the coupling coordinate of " + object_label(m, mjOBJ_JOINT, jy) + " and " +
                           object_label(m, mjOBJ_JOINT, jx) + " has no inertia at qpos0 (J M^-1 J^T = " +
@@ -167,8 +109,16 @@ std::unique_ptr<Plugin> make_coupling_plugin(const mjModel* m, const Config& cfg
                                 "2 pi F h < 1.4), add armature, shorten the timestep, or use integration=implicit");
     }
   }
-  return std::make_unique<CouplingSpring>(law_q, m->jnt_qposadr[jy], m->jnt_qposadr[jx], m->jnt_dofadr[jy],
-                                          m->jnt_dofadr[jx], k, b, implicit);
+  CouplingSpring spring;
+  spring.law = law_q;
+  spring.qy = m->jnt_qposadr[jy];
+  spring.qx = m->jnt_qposadr[jx];
+  spring.vy = m->jnt_dofadr[jy];
+  spring.vx = m->jnt_dofadr[jx];
+  spring.stiffness = k;
+  spring.damping = b;
+  spring.implicit = implicit;
+  return std::make_unique<CouplingSpringPlugin>(spring);
 }
 
 PluginType coupling_plugin_type() {

@@ -1,5 +1,6 @@
 // Plugin type "coupling": an underactuated finger's linkage as a stiff passive spring-damper that pulls a driven
-// joint onto theta_joint = law(theta_driver) (kCapPassive, adds into qfrc_passive). The force is the gradient of
+// joint onto theta_joint = law(theta_driver) (kCapPassive, adds into qfrc_passive; the force is the core's
+// CouplingSpring, core/mjhand/coupling/coupling_spring.h). The force is the gradient of
 // V = k/2 e^2 with e = q_joint - law(q_driver), i.e. J^T of the coupling map, so it does no net work and
 // loads the driver with the reaction the linkage would carry. The alternative mechanism is MuJoCo's joint equality
 // (hand description `couplings:`); docs/berul-coupling.md compares the two.
@@ -7,6 +8,8 @@
 
 #include <memory>
 
+#include <mjhand/coupling/coupling_spring.h>
+#include <mjhand/hand/model_chains.h>
 #include <mjhand/host/config.h>
 #include <mjhand/host/plugin.h>
 #include <mjhand/host/registry.h>
@@ -22,14 +25,6 @@ namespace mjhand {
 // any gains, static stiffness K / (1 + h (B + h K) / I)).
 // Attach fails when, over the driver's range, the law drives the joint outside its range.
 std::unique_ptr<Plugin> make_coupling_plugin(const mjModel* m, const Config& cfg);
-
-// w = J M^-1 J^T, J = e_vy - slope e_vx: the inverse inertia of the coupling coordinate q_y - law(q_x), from
-// MuJoCo's factorised mass matrix in d (valid after the position stage). Uses d's stack; no heap allocation.
-double coupling_inverse_inertia(const mjModel* m, mjData* d, int vy, int vx, double slope);
-
-// Offset between a joint's DH angle and its qpos (the DH row's theta) in a generated hand; throws
-// std::runtime_error when the joint belongs to no embedded chain.
-double dh_angle_offset(const mjModel* m, int joint);
 
 // The plugin type "coupling" for the registry (builtin_plugins.cc): summary, factory, every key the factory reads.
 PluginType coupling_plugin_type();

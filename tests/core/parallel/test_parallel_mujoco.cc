@@ -249,7 +249,6 @@ TEST_CASE("G and J_H from MuJoCo's contacts equal both frameworks' matrices at t
 TEST_CASE("optimal forces through J_H^T hold the 3-UR object in MuJoCo, both frameworks predict MuJoCo's statics",
           "[parallel]") {
   auto m = load_hand();
-  const ThreeURHand hand;
   const HandModel hm = three_ur_hand_model(m.get());
   const double mass = m->body_mass[hm.object_body];
   Wrench Wg = Wrench::Zero();
