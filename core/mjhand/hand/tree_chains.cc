@@ -305,19 +305,6 @@ TreeChain resolve_finger_chain(const mjModel* m, const std::vector<ModelChain>& 
   return tree_chain(m, root >= 0 ? root : tip_ok ? finger_branch_body(m, tip_body) : 0, tip);
 }
 
-bool finger_tip_by_name(const mjModel* m, const std::vector<ModelChain>& embedded, const std::string& name,
-                        ChainTip* tip) {
-  *tip = ChainTip{};
-  for (const ModelChain& mc : embedded) {
-    if (mc.chain.name == name) {
-      tip->site = mc.tip_site;
-      return true;
-    }
-  }
-  tip->site = mj_name2id(m, mjOBJ_SITE, name.c_str());
-  if (tip->site < 0) tip->body = mj_name2id(m, mjOBJ_BODY, name.c_str());
-  return tip->site >= 0 || tip->body >= 0;
-}
 
 std::string serial_obstruction(const mjModel* m, const TreeChain& tc) {
   std::vector<bool> moved(m->nbody, false);  // bodies the chain's joints move

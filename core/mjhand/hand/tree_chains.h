@@ -67,16 +67,11 @@ std::vector<TreeChain> model_finger_chains(const mjModel* m);
 // embedded base in the palm frame): the DH table's FK in the form every tree-chain consumer takes.
 TreeChain as_tree_chain(const mjModel* m, const ModelChain& mc);
 
-// The finger chain ending at `tip`, as every mjhand tool resolves it: a generated hand's embedded DH chain (the
+// The finger chain ending at `tip`, as the fingertip_kinematics sensor and the tools resolve a fingertip: a generated hand's embedded DH chain (the
 // paper's table; as_tree_chain) when the tip is that chain's tip site and root is -1 or its palm body; else the tree
 // chain from root (-1: finger_branch_body of the tip's body) to the tip. `embedded` is read_model_chains(m), read
 // once by the caller. Throws std::invalid_argument as tree_chain does.
 TreeChain resolve_finger_chain(const mjModel* m, const std::vector<ModelChain>& embedded, const ChainTip& tip, int root);
-
-// The tip of a finger given by name: a generated hand's chain name (its tip site), else a site, else a body (its
-// origin). False when nothing of that name exists.
-bool finger_tip_by_name(const mjModel* m, const std::vector<ModelChain>& embedded, const std::string& name,
-                        ChainTip* tip);
 
 // Why the chain is not a free serial mechanism in this model, "" when it is: the equality constraints that act on
 // it (a connect or weld on a body its joints move closes a kinematic loop, as in a 4-bar finger; a joint or tendon

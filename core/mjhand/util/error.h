@@ -1,8 +1,8 @@
-// The one base of the exceptions mjhand's library throws for input it refuses with a message naming what is wrong
-// and where: catch mjhand::Error for all of them (a std::runtime_error, so existing catches still see them). Each
-// layer's kind derives from it: SpecError (hand descriptions), GraspError, ParallelError, FitError (core),
-// ConfigError (plugin instances), ModelRejectedError (the generators). Size checks of caller-sized outputs
-// (size_check.h) and chain construction (tree_chains.h) throw std::invalid_argument: programming errors, not input.
+// The one base of mjhand's own exception types, each naming what is wrong and where: SpecError (hand descriptions),
+// GraspError, ParallelError, FitError (core), ConfigError (plugin instances), ModelRejectedError (the generators).
+// A std::runtime_error, so existing catches still see them. Other refusals still throw the standard types:
+// std::runtime_error (e.g. model files, embedded chains, contact layouts, synergy and posture files) and
+// std::invalid_argument (sizes of caller-sized outputs, chain construction); catch std::exception for all.
 #pragma once
 
 #include <stdexcept>

@@ -116,23 +116,31 @@ SerialChain via_finger(const mjModel* m, const Config& cfg, std::vector<int>* jo
   } catch (const std::exception& e) {
     cfg.fail("finger", std::string("the model's embedded DH chains are unusable: ") + e.what());
   }
+  // A generated hand's finger named by its chain (root -1 or its palm): its embedded DH table, as the fingertip
+  // sensor reads it (as_tree_chain), on a palm that must not move.
+  for (const ModelChain& c : chains) {
+    if (c.chain.name != name || (root >= 0 && root != c.palm_body)) continue;
+    if (!body_is_fixed(m, c.palm_body)) cfg.fail("finger", "the palm moves; via paths need a fixed palm");
+    TreeChain dh = as_tree_chain(m, c);
+    dh.chain.base = fixed_body_pose(m, dh.root_body) * dh.base_in_root;
+    *joints = dh.joint_ids;
+    dh.chain.name = name;
+    return dh.chain;
+  }
+  // Any other name: the chain read from the kinematic tree to that site, else to that body's origin.
   ChainTip tip;
-  if (!finger_tip_by_name(m, chains, name, &tip)) {
+  tip.site = mj_name2id(m, mjOBJ_SITE, name.c_str());
+  if (tip.site < 0) tip.body = mj_name2id(m, mjOBJ_BODY, name.c_str());
+  if (tip.site < 0 && tip.body < 0) {
     cfg.fail("finger", "no embedded DH chain, site or body '" + name + "' (the fingertip: a site, or a body whose "
                        "origin is the tip)");
   }
+  const int tip_body = tip.site >= 0 ? m->site_bodyid[tip.site] : tip.body;
   TreeChain tc;
   try {
-    tc = resolve_finger_chain(m, chains, tip, root);
+    tc = tree_chain(m, root >= 0 ? root : finger_branch_body(m, tip_body), tip);
   } catch (const std::exception& e) {
     cfg.fail(root >= 0 ? "root" : "finger", std::string("no finger chain to '") + name + "': " + e.what());
-  }
-  if (tc.embedded_dh) {  // a generated hand's finger: its DH table, on a palm that must not move
-    if (!body_is_fixed(m, tc.root_body)) cfg.fail("finger", "the palm moves; via paths need a fixed palm");
-    tc.chain.base = fixed_body_pose(m, tc.root_body) * tc.base_in_root;
-    *joints = tc.joint_ids;
-    tc.chain.name = name;
-    return tc.chain;
   }
   // Loops and couplings (a 4-bar's connect, a joint or tendon equality): the open chain's FK would not be the
   // finger's motion, and computed torque on each joint would fight the constraint.
