@@ -66,7 +66,7 @@ std::string fmt(double v) {
 }  // namespace
 
 FingerTargets::FingerTargets(const mjModel* m) {
-  std::vector<ModelChain> chains;
+  std::vector<TreeChain> chains;
   try {
     chains = read_model_chains(m);
   } catch (const std::exception& e) {
@@ -84,13 +84,12 @@ FingerTargets::FingerTargets(const mjModel* m) {
     if (fingers_.empty()) note_ = "no Cartesian targets: no embedded DH chains and no jointed fingers in the tree";
     return;
   }
-  for (ModelChain& c : chains) {
+  for (TreeChain& c : chains) {
     FingerTarget f;
-    f.chain = c;
-    f.tree = as_tree_chain(m, c);
+    f.tree = std::move(c);
     try {
-      f.dd = finger_from_model(m, c);
-      f.planar = body_is_fixed(m, c.palm_body);
+      f.dd = finger_from_model(m, f.tree);
+      f.planar = body_is_fixed(m, f.tree.root_body);
     } catch (const std::exception&) {
       f.planar = false;  // not a direct-drive finger: numerical IK
     }
@@ -104,7 +103,7 @@ void FingerTargets::read_current(const mjModel* m, const mjData* d, int k) {
   FingerTarget& f = fingers_[k];
   if (f.planar) {
     double phi[3];
-    gather_joint_positions(f.chain, d->qpos, phi);
+    gather_joint_positions(f.tree, d->qpos, phi);
     const Eigen::Isometry3d T = tip_in_base(f.dd, phi);
     const std::array<double, 3> th = frame_angles(f.dd, phi);
     f.input[0] = T.translation().x();

@@ -21,8 +21,8 @@ namespace mjhand::view {
 class Session;
 
 struct FingerTarget {
-  ModelChain chain;                // generated hands: the embedded DH chain (empty for a tree finger)
-  TreeChain tree;                  // what the DLS IK, send and set_pose use: the DH chain's, or one from the tree
+  TreeChain tree;                  // what the DLS IK, send and set_pose use: a generated hand's embedded DH chain
+                                   // (tree.dh), or a finger read from the kinematic tree
   bool planar = false;             // direct-drive closed form (x_T, y_T, gamma) instead of world (x, y, z)
   DirectDriveFinger dd;            // valid when planar
   std::unique_ptr<DlsWorkspace> ws;

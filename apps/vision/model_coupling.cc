@@ -5,11 +5,11 @@
 namespace mjhand::vision {
 
 MarkerFinger find_marker_finger(const mjModel* m, const std::string& finger) {
-  std::vector<ModelChain> chains = read_model_chains(m);
+  std::vector<TreeChain> chains = read_model_chains(m);
   if (chains.empty()) throw std::runtime_error("the model carries no mjhand DH chain (custom numeric mjhand:chain:*)");
-  const ModelChain* pick = nullptr;
+  const TreeChain* pick = nullptr;
   std::string names;
-  for (const ModelChain& mc : chains) {
+  for (const TreeChain& mc : chains) {
     names += (names.empty() ? "" : ", ") + mc.chain.name;
     if (mc.chain.name == finger) pick = &mc;
   }
@@ -26,7 +26,7 @@ MarkerFinger find_marker_finger(const mjModel* m, const std::string& finger) {
   f.chain = *pick;
   for (int k = 0; k < 3; ++k) {
     f.qpos_adr[k] = pick->qpos_adr[k];
-    f.offset[k] = pick->chain.links[k].theta;
+    f.offset[k] = pick->dh.links[k].theta;
   }
   for (int a = 0; a < m->nu; ++a) {
     if (m->actuator_trntype[a] == mjTRN_JOINT && m->actuator_trnid[2 * a] == pick->joint_ids[0]) f.actuator = a;

@@ -13,7 +13,7 @@
 namespace mjhand::vision {
 
 struct MarkerFinger {
-  ModelChain chain;                // three planar links theta_1..theta_3
+  TreeChain chain;                 // three planar links theta_1..theta_3 (chain.dh: the table)
   std::array<int, 3> qpos_adr{};
   std::array<double, 3> offset{};  // DH theta offsets: theta = q + offset
   int actuator = -1;               // the actuator on joint 1

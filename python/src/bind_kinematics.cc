@@ -15,6 +15,7 @@
 #include <mjhand/kinematics/singularity.h>
 
 #include <nanobind/stl/array.h>
+#include <nanobind/stl/optional.h>
 
 #include "bind.h"
 
@@ -355,22 +356,6 @@ void bind_dh_chains(nb::module_& m) {
         nb::arg("finger"), nb::arg("target"),
         "Closed-form IK (eqs 12-13) of a fingertip position [m] in the finger root frame: (status, [(q, within_limits)]).");
 
-  nb::class_<ModelChain>(m, "ModelChain", "A DH chain a generated model carries, with its MuJoCo addresses.")
-      .def_ro("chain", &ModelChain::chain, "the Chain (base in the world when data was given)")
-      .def_ro("palm_body", &ModelChain::palm_body, "body the finger hangs from")
-      .def_ro("tip_site", &ModelChain::tip_site, "site id of <finger>_tip")
-      .def_ro("joint_ids", &ModelChain::joint_ids, "joint ids per link")
-      .def_ro("qpos_adr", &ModelChain::qpos_adr, "qpos addresses per link")
-      .def_ro("dof_adr", &ModelChain::dof_adr, "dof addresses per link (columns of mj_jac)");
-  m.def("model_chains",
-        [](nb::handle model, nb::handle data) {
-          const mjModel* mm = model_of(model);
-          std::vector<ModelChain> chains = read_model_chains(mm);
-          set_world_bases(mm, data.is_none() ? nullptr : data_of(data, mm), chains);
-          return chains;
-        },
-        nb::arg("model"), nb::arg("data") = nb::none(),
-        "The finger chains of a model made by make-hand, bases in the world (data needed when the palm moves).");
 }
 
 // Chains read from any MJCF tree (hand/tree_chains.h) and their DH tables.
@@ -405,6 +390,12 @@ void bind_tree_chains(nb::module_& m) {
       .def_ro("joint_ids", &TreeChain::joint_ids, "joint id per link")
       .def_ro("qpos_adr", &TreeChain::qpos_adr, "qpos address per link: q = data.qpos[qpos_adr]")
       .def_ro("dof_adr", &TreeChain::dof_adr, "dof address per link (columns of mj_jac*)")
+      .def_prop_ro("dh", [](const TreeChain& t) -> std::optional<Chain> {
+             if (!t.embedded_dh()) return std::nullopt;
+             return t.dh;
+           },
+           "a generated hand's finger (model_chains): its embedded DH table as a Chain (base = this chain's base; "
+           "the same FK bit for bit), else None")
       .def("set_world_base",
            [](TreeChain& t, nb::handle data) {
              const auto [mm, d] = model_and_data(data);
@@ -470,15 +461,17 @@ void bind_tree_chains(nb::module_& m) {
           return finger_branch_body(mm, body_arg(mm, body, "body"));
         },
         nb::arg("model"), nb::arg("body"), "The nearest ancestor of body with several children (0: the world).");
-  m.def("as_tree_chain",
-        [](nb::handle model, const ModelChain& mc) {
+  m.def("model_chains",
+        [](nb::handle model, nb::handle data) {
           const mjModel* mm = model_of(model);
-          if (mc.palm_body < 0 || mc.palm_body >= mm->nbody || mc.tip_site < 0 || mc.tip_site >= mm->nsite) {
-            throw nb::value_error("model_chain was read from another model (its ids do not fit)");
-          }
-          return as_tree_chain(mm, mc);
+          std::vector<TreeChain> chains = read_model_chains(mm);
+          if (!data.is_none()) return with_world_bases(mm, data, std::move(chains));
+          set_world_bases(mm, nullptr, chains);  // a fixed palm's pose from model constants; a moving one refused
+          return chains;
         },
-        nb::arg("model"), nb::arg("model_chain"), "A make-hand model's embedded DH chain as a TreeChain.");
+        nb::arg("model"), nb::arg("data") = nb::none(),
+        "The fingers of a model made by make-hand as TreeChains carrying their embedded DH tables (.dh), bases in "
+        "the world (data needed when the palm moves).");
   m.def("serial_obstruction",
         [](nb::handle model, const TreeChain& t) {
           const mjModel* mm = model_of(model);

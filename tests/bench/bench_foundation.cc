@@ -41,10 +41,10 @@ std::vector<std::vector<double>> random_qpos(const mjModel* m, int count) {
 
 void BM_MjhandFkJacobianAllFingers(benchmark::State& state) {
   mjhand::ModelPtr m = mjhand::load_model(kHand);
-  std::vector<mjhand::ModelChain> chains = mjhand::read_model_chains(m.get());
+  std::vector<mjhand::TreeChain> chains = mjhand::read_model_chains(m.get());
   mjhand::set_world_bases(m.get(), nullptr, chains);
   std::vector<mjhand::ChainData> data;
-  for (const auto& c : chains) data.emplace_back(c.chain);
+  for (const auto& c : chains) data.emplace_back(c.dh);
   const auto qs = random_qpos(m.get(), 256);
   double q[16];
   size_t k = 0;
@@ -52,7 +52,7 @@ void BM_MjhandFkJacobianAllFingers(benchmark::State& state) {
     const auto& qpos = qs[k++ & 255];
     for (size_t f = 0; f < chains.size(); ++f) {
       mjhand::gather_joint_positions(chains[f], qpos.data(), q);
-      mjhand::fk_and_jacobian(chains[f].chain, q, data[f]);
+      mjhand::fk_and_jacobian(chains[f].dh, q, data[f]);
       benchmark::DoNotOptimize(data[f].jacobian.data());
     }
   }
@@ -62,7 +62,7 @@ void BM_MjhandFkJacobianAllFingers(benchmark::State& state) {
 void BM_MujocoKinematicsJacSite(benchmark::State& state) {
   mjhand::ModelPtr m = mjhand::load_model(kHand);
   mjhand::DataPtr d = mjhand::make_data(m.get());
-  std::vector<mjhand::ModelChain> chains = mjhand::read_model_chains(m.get());
+  std::vector<mjhand::TreeChain> chains = mjhand::read_model_chains(m.get());
   const auto qs = random_qpos(m.get(), 256);
   std::vector<mjtNum> jacp(3 * m->nv), jacr(3 * m->nv);
   size_t k = 0;

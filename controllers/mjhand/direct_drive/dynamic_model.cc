@@ -13,7 +13,7 @@ namespace mjhand {
 namespace {
 constexpr double kTol = 1e-12;
 
-[[noreturn]] void reject(const ModelChain& c, const std::string& why) {
+[[noreturn]] void reject(const TreeChain& c, const std::string& why) {
   throw std::invalid_argument("finger '" + c.chain.name + "' does not fit the direct-drive closed form: " + why);
 }
 
@@ -23,8 +23,9 @@ std::string joint_label(const mjModel* m, int j) {
 }
 }  // namespace
 
-DirectDriveFinger finger_from_model(const mjModel* m, const ModelChain& c) {
-  const Chain& ch = c.chain;
+DirectDriveFinger finger_from_model(const mjModel* m, const TreeChain& c) {
+  const Chain& ch = c.dh;
+  if (!c.embedded_dh()) reject(c, "it carries no DH table (read from the kinematic tree, not a generated hand's chain)");
   if (ch.convention != DHConvention::kModified) reject(c, "its DH table is standard; appendix B.1 is Craig's modified");
   if (ch.dof() != 3) reject(c, "it has " + std::to_string(ch.dof()) + " joints, not 3");
   DirectDriveFinger f;
@@ -67,7 +68,7 @@ DirectDriveFinger finger_from_model(const mjModel* m, const ModelChain& c) {
     f.i_zz[i] = I(2, 2);
     f.armature[i] = m->dof_armature[c.dof_adr[i]];
   }
-  f.base = c.base_in_palm;
+  f.base = c.base_in_root;
   return f;
 }
 
@@ -104,7 +105,7 @@ void DirectDriveDynamicModel::evaluate(const double* q, const double* qd, double
 }
 
 std::unique_ptr<DynamicModel> make_direct_drive_model(const mjModel* m, const std::vector<int>& joints) {
-  std::vector<ModelChain> chains;
+  std::vector<TreeChain> chains;
   try {
     chains = read_model_chains(m);
   } catch (const std::exception& e) {
@@ -119,8 +120,8 @@ std::unique_ptr<DynamicModel> make_direct_drive_model(const mjModel* m, const st
   std::vector<DirectDriveFinger> fingers;
   std::vector<Eigen::Vector3d> gravity;
   for (std::size_t k = 0; k < joints.size(); k += 3) {
-    const ModelChain* match = nullptr;
-    for (const ModelChain& c : chains) {
+    const TreeChain* match = nullptr;
+    for (const TreeChain& c : chains) {
       if (c.joint_ids.size() == 3 && c.joint_ids[0] == joints[k]) match = &c;
     }
     if (!match || match->joint_ids[1] != joints[k + 1] || match->joint_ids[2] != joints[k + 2]) {
@@ -129,7 +130,7 @@ std::unique_ptr<DynamicModel> make_direct_drive_model(const mjModel* m, const st
                                   joint_label(m, joints[k + 2]) + " are not one finger's j1, j2, j3");
     }
     fingers.push_back(finger_from_model(m, *match));
-    gravity.push_back(gravity_in_base(fingers.back(), model_gravity_in_palm(m, match->palm_body)));
+    gravity.push_back(gravity_in_base(fingers.back(), model_gravity_in_palm(m, match->root_body)));
   }
   return std::make_unique<DirectDriveDynamicModel>(std::move(fingers), std::move(gravity));
 }

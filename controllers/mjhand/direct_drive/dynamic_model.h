@@ -18,7 +18,7 @@ namespace mjhand {
 // A finger of a compiled model in closed-form terms; throws std::invalid_argument naming the finger and what does
 // not fit section 3.2's planar model (convention, twists, offsets along Z, tool, centre of mass off the link's X
 // axis, inertia not principal about Z).
-DirectDriveFinger finger_from_model(const mjModel* m, const ModelChain& chain);
+DirectDriveFinger finger_from_model(const mjModel* m, const TreeChain& chain);
 
 // The gravity vector of a model (m->opt.gravity, zero when disabled) in the frame of a fixed palm body; throws
 // std::invalid_argument when the palm moves (section 3.2 assumes a stationary palm).

@@ -116,7 +116,7 @@ struct ViaRedundancy {
 
 // A ViaPointPath of a serial chain's tool point converted to joint space, for any serial chain: a DH chain
 // (to_serial_chain), an MJCF finger read from the kinematic tree (hand/tree_chains.h, TreeChain::chain), or a
-// generated hand's embedded chain (as_tree_chain). The path is in the chain's reference frame (where chain.base is
+// generated hand's embedded chain (read_model_chains, its TreeChain::chain). The path is in the chain's reference frame (where chain.base is
 // expressed). Two regimes, chosen by the number of joints:
 // - 3 joints (square position Jacobian): the path is sampled densely and solved with the kinematics core's DLS IK by
 //   continuation from q_start (which also fixes the IK branch); each evaluate() refines the linearly interpolated

@@ -35,22 +35,22 @@ Eigen::Isometry3d berul_thumb_fk(const BerulThumbGeometry& g, double theta0, dou
 
 std::vector<BerulPose> berul_poses(const mjModel* m, const std::vector<double>& signals,
                                    const LinearSensorModel& sensor) {
-  std::vector<ModelChain> chains = read_model_chains(m);
+  std::vector<TreeChain> chains = read_model_chains(m);
   if (chains.empty()) throw std::runtime_error("the model carries no mjhand DH chains: not a generated BERUL hand");
   std::unique_ptr<mjData, void (*)(mjData*)> d(mj_makeData(m), mj_deleteData);
   std::vector<BerulPose> out;
   for (double M : signals) {
     const std::array<double, 3> theta = berul_coupled_angles(sensor.angle(M));
     mj_resetData(m, d.get());
-    for (const ModelChain& mc : chains) {
-      const int n = mc.chain.dof();
+    for (const TreeChain& mc : chains) {
+      const int n = mc.dh.dof();
       if (n != 3 && n != 4) {
         throw std::runtime_error("finger '" + mc.chain.name + "' has " + std::to_string(n) +
                                  " links; a BERUL finger has 3 (4 for the thumb)");
       }
       for (int k = 0; k < 3; ++k) {
         const int link = n - 3 + k;
-        const DHLink& row = mc.chain.links[link];
+        const DHLink& row = mc.dh.links[link];
         const double q = theta[k] - row.theta;
         if (q < row.lower - 1e-12 || q > row.upper + 1e-12) {
           throw std::runtime_error("M = " + std::to_string(M) + " puts joint " +
@@ -63,7 +63,7 @@ std::vector<BerulPose> berul_poses(const mjModel* m, const std::vector<double>& 
     }
     mj_kinematics(m, d.get());
     set_world_bases(m, d.get(), chains);
-    for (const ModelChain& mc : chains) {
+    for (const TreeChain& mc : chains) {
       BerulPose p;
       p.finger = mc.chain.name;
       p.signal = M;
@@ -71,7 +71,7 @@ std::vector<BerulPose> berul_poses(const mjModel* m, const std::vector<double>& 
       p.tip = Eigen::Map<const Eigen::Vector3d>(d->site_xpos + 3 * mc.tip_site);
       double q[kMaxStackChainDof];
       gather_joint_positions(mc, d->qpos, q);
-      p.dh_tip = tip_pose_and_jacobian(mc.chain, q).translation();
+      p.dh_tip = tip_pose_and_jacobian(mc.dh, q).translation();
       p.qpos.assign(d->qpos, d->qpos + m->nq);
       out.push_back(p);
     }

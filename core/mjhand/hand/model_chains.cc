@@ -9,6 +9,7 @@
 #include <mjhand/io/labels.h>
 #include <mjhand/io/model_io.h>
 #include <mjhand/kinematics/forward_kinematics.h>
+#include <mjhand/kinematics/serial_chain.h>
 
 namespace mjhand {
 
@@ -37,10 +38,10 @@ std::string short_number(double v) {
   return buf;
 }
 
-[[noreturn]] void inconsistent(const ModelChain& mc, const std::string& what) {
-  throw std::runtime_error("finger '" + mc.chain.name + "': " + what +
+[[noreturn]] void inconsistent(const TreeChain& mc, const std::string& what) {
+  throw std::runtime_error("finger '" + mc.dh.name + "': " + what +
                            "; the model's bodies and joints do not realise its embedded DH chain " +
-                           "(custom numeric field '" + chain_field_name(mc.chain.name) + "'): " +
+                           "(custom numeric field '" + chain_field_name(mc.dh.name) + "'): " +
                            "regenerate the model from its description instead of editing it");
 }
 
@@ -48,12 +49,12 @@ std::string short_number(double v) {
 // axis or a joint ref (which moves MuJoCo's zero) would make every consumer of the chains silently disagree with
 // MuJoCo. One configuration suffices: joints at the same axes through the same points and the same tip pose at qpos0
 // mean the same FK and Jacobian everywhere.
-void check_consistent(const mjModel* m, const std::vector<ModelChain>& chains) {
+void check_consistent(const mjModel* m, const std::vector<TreeChain>& chains) {
   if (chains.empty()) return;
-  for (const ModelChain& mc : chains) {
-    for (int k = 0; k < mc.chain.dof(); ++k) {
+  for (const TreeChain& mc : chains) {
+    for (int k = 0; k < mc.dh.dof(); ++k) {
       const int j = mc.joint_ids[k];
-      const std::string joint = "joint '" + joint_name(mc.chain.name, k) + "'";
+      const std::string joint = "joint '" + joint_name(mc.dh.name, k) + "'";
       const Eigen::Vector3d axis(m->jnt_axis[3 * j], m->jnt_axis[3 * j + 1], m->jnt_axis[3 * j + 2]);
       if ((axis - Eigen::Vector3d::UnitZ()).cwiseAbs().maxCoeff() > kConsistencyTol) {
         inconsistent(mc, joint + " has axis " + vec(axis) + " in its body; the DH chain moves it along the body's z " +
@@ -73,16 +74,16 @@ void check_consistent(const mjModel* m, const std::vector<ModelChain>& chains) {
   DataPtr d = make_data(m);  // scratch: qpos = qpos0, nothing else is touched
   if (!d) throw std::runtime_error("cannot allocate an mjData to check the embedded DH chains against the model");
   mj_kinematics(m, d.get());
-  for (const ModelChain& mc : chains) {
-    Chain c = mc.chain;
-    c.base = body_pose(d.get(), mc.palm_body) * mc.base_in_palm;
+  for (const TreeChain& mc : chains) {
+    Chain c = mc.dh;
+    c.base = body_pose(d.get(), mc.root_body) * mc.base_in_root;
     std::vector<double> q(c.dof());
     gather_joint_positions(mc, d->qpos, q.data());
     ChainData cd(c);
     forward_kinematics(c, q.data(), cd);
     for (int k = 0; k < c.dof(); ++k) {
       const int j = mc.joint_ids[k];
-      const std::string joint = "joint '" + joint_name(mc.chain.name, k) + "'";
+      const std::string joint = "joint '" + joint_name(mc.dh.name, k) + "'";
       const Eigen::Vector3d axis = Eigen::Map<const Eigen::Vector3d>(d->xaxis + 3 * j);
       const Eigen::Vector3d anchor = Eigen::Map<const Eigen::Vector3d>(d->xanchor + 3 * j);
       const double axis_err = (axis - cd.joint_axis[k]).cwiseAbs().maxCoeff();
@@ -104,13 +105,13 @@ void check_consistent(const mjModel* m, const std::vector<ModelChain>& chains) {
         Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(d->site_xmat + 9 * mc.tip_site);
     const double pos_err = (site_pos - cd.tip.translation()).norm();
     if (pos_err > kConsistencyTol) {
-      inconsistent(mc, "site '" + tip_site_name(mc.chain.name) + "' is at " + vec(site_pos) +
+      inconsistent(mc, "site '" + tip_site_name(mc.dh.name) + "' is at " + vec(site_pos) +
                            " in the world at qpos0, the DH chain's fingertip at " + vec(cd.tip.translation()) +
                            " (" + short_number(pos_err) + " m apart)");
     }
     const double rot_err = (site_rot - cd.tip.linear()).cwiseAbs().maxCoeff();
     if (rot_err > kConsistencyTol) {
-      inconsistent(mc, "site '" + tip_site_name(mc.chain.name) + "' is oriented differently from the DH chain's " +
+      inconsistent(mc, "site '" + tip_site_name(mc.dh.name) + "' is oriented differently from the DH chain's " +
                            "fingertip frame at qpos0 (rotation matrices differ by " + short_number(rot_err) + ")");
     }
   }
@@ -124,22 +125,23 @@ Eigen::Isometry3d pose_from(const mjtNum* pos, const mjtNum* quat) {
 }
 }  // namespace
 
-std::vector<ModelChain> read_model_chains(const mjModel* m) {
-  std::vector<ModelChain> out;
+std::vector<TreeChain> read_model_chains(const mjModel* m) {
+  std::vector<TreeChain> out;
   const std::string prefix = kChainFieldPrefix;
   for (int i = 0; i < m->nnumeric; ++i) {
     const std::string field = mj_id2name(m, mjOBJ_NUMERIC, i) ? mj_id2name(m, mjOBJ_NUMERIC, i) : "";
     if (field.compare(0, prefix.size(), prefix) != 0) continue;
     const std::string finger = field.substr(prefix.size());
-    ModelChain mc;
-    mc.chain = decode_chain(m->numeric_data + m->numeric_adr[i], m->numeric_size[i], field);
-    mc.chain.name = finger;
-    mc.base_in_palm = mc.chain.base;
-    const int n = mc.chain.dof();
+    TreeChain mc;
+    mc.dh = decode_chain(m->numeric_data + m->numeric_adr[i], m->numeric_size[i], field);
+    mc.dh.name = finger;
+    mc.chain = to_serial_chain(mc.dh);
+    mc.base_in_root = mc.dh.base;
+    const int n = mc.dh.dof();
     for (int k = 0; k < n; ++k) {
       const int body = require_id(m, mjOBJ_BODY, link_body_name(finger, k), field, "body");
       const int jnt = require_id(m, mjOBJ_JOINT, joint_name(finger, k), field, "joint");
-      const int want = mc.chain.links[k].kind == JointKind::kRevolute ? mjJNT_HINGE : mjJNT_SLIDE;
+      const int want = mc.dh.links[k].kind == JointKind::kRevolute ? mjJNT_HINGE : mjJNT_SLIDE;
       if (m->jnt_type[jnt] != want) {
         throw std::runtime_error("joint '" + joint_name(finger, k) + "' is not a " +
                                  (want == mjJNT_HINGE ? "hinge" : "slide") + " as custom numeric field '" + field +
@@ -150,7 +152,7 @@ std::vector<ModelChain> read_model_chains(const mjModel* m) {
                                  "' (custom numeric field '" + field + "')");
       }
       if (k == 0) {
-        mc.palm_body = m->body_parentid[body];
+        mc.root_body = m->body_parentid[body];
       } else if (m->body_parentid[body] != require_id(m, mjOBJ_BODY, link_body_name(finger, k - 1), field, "body")) {
         throw std::runtime_error("body '" + link_body_name(finger, k) + "' is not a child of '" +
                                  link_body_name(finger, k - 1) + "' (custom numeric field '" + field + "')");
@@ -164,6 +166,8 @@ std::vector<ModelChain> read_model_chains(const mjModel* m) {
       throw std::runtime_error("site '" + tip_site_name(finger) + "' is not on body '" +
                                link_body_name(finger, n - 1) + "' (custom numeric field '" + field + "')");
     }
+    mc.tip_body = m->site_bodyid[mc.tip_site];
+    mc.tip_in_body = pose_from(m->site_pos + 3 * mc.tip_site, m->site_quat + 4 * mc.tip_site);
     out.push_back(std::move(mc));
   }
   check_consistent(m, out);
@@ -191,28 +195,24 @@ Eigen::Isometry3d body_pose(const mjData* d, int body) {
   return t;
 }
 
-void set_world_bases(const mjModel* m, const mjData* d, std::vector<ModelChain>& chains) {
-  for (ModelChain& mc : chains) {
+void set_world_bases(const mjModel* m, const mjData* d, std::vector<TreeChain>& chains) {
+  for (TreeChain& mc : chains) {
     Eigen::Isometry3d palm;
     if (d) {
-      palm = body_pose(d, mc.palm_body);
-    } else if (body_is_fixed(m, mc.palm_body)) {
-      palm = fixed_body_pose(m, mc.palm_body);
+      palm = body_pose(d, mc.root_body);
+    } else if (body_is_fixed(m, mc.root_body)) {
+      palm = fixed_body_pose(m, mc.root_body);
     } else {
-      throw std::runtime_error("finger '" + mc.chain.name + "' hangs from a moving body; its world base needs mjData");
+      throw std::runtime_error("finger '" + mc.dh.name + "' hangs from a moving body; its world base needs mjData");
     }
-    mc.chain.base = palm * mc.base_in_palm;
+    mc.chain.base = mc.dh.base = palm * mc.base_in_root;
   }
 }
 
-void gather_joint_positions(const ModelChain& mc, const mjtNum* qpos, double* q) {
-  for (int k = 0; k < mc.chain.dof(); ++k) q[k] = qpos[mc.qpos_adr[k]];
-}
-
 double dh_angle_offset(const mjModel* m, int joint) {
-  for (const ModelChain& mc : read_model_chains(m)) {
+  for (const TreeChain& mc : read_model_chains(m)) {
     for (std::size_t k = 0; k < mc.joint_ids.size(); ++k) {
-      if (mc.joint_ids[k] == joint) return mc.chain.links[k].theta;
+      if (mc.joint_ids[k] == joint) return mc.dh.links[k].theta;
     }
   }
   throw std::runtime_error("joint " + object_label(m, mjOBJ_JOINT, joint) +

@@ -279,25 +279,10 @@ std::vector<TreeChain> model_finger_chains(const mjModel* m) {
   return out;
 }
 
-TreeChain as_tree_chain(const mjModel* m, const ModelChain& mc) {
-  TreeChain tc;
-  tc.chain = to_serial_chain(mc.chain);
-  tc.chain.base = tc.base_in_root = mc.base_in_palm;
-  tc.root_body = mc.palm_body;
-  tc.tip_site = mc.tip_site;
-  tc.tip_body = m->site_bodyid[mc.tip_site];
-  tc.tip_in_body = pose(m->site_pos + 3 * mc.tip_site, m->site_quat + 4 * mc.tip_site);
-  tc.joint_ids = mc.joint_ids;
-  tc.qpos_adr = mc.qpos_adr;
-  tc.dof_adr = mc.dof_adr;
-  tc.embedded_dh = true;
-  return tc;
-}
-
-TreeChain resolve_finger_chain(const mjModel* m, const std::vector<ModelChain>& embedded, const ChainTip& tip,
+TreeChain resolve_finger_chain(const mjModel* m, const std::vector<TreeChain>& embedded, const ChainTip& tip,
                                int root) {
-  for (const ModelChain& mc : embedded) {
-    if (tip.site >= 0 && mc.tip_site == tip.site && (root < 0 || root == mc.palm_body)) return as_tree_chain(m, mc);
+  for (const TreeChain& tc : embedded) {
+    if (tip.site >= 0 && tc.tip_site == tip.site && (root < 0 || root == tc.root_body)) return tc;
   }
   // A bad tip id: tree_chain names it (from the world as root).
   const int tip_body = tip.site >= 0 ? (tip.site < m->nsite ? m->site_bodyid[tip.site] : -1) : tip.body;
@@ -354,7 +339,10 @@ std::string serial_obstruction(const mjModel* m, const TreeChain& tc) {
   return out;
 }
 
-void set_world_base(const mjData* d, TreeChain& tc) { tc.chain.base = body_pose(d, tc.root_body) * tc.base_in_root; }
+void set_world_base(const mjData* d, TreeChain& tc) {
+  tc.chain.base = body_pose(d, tc.root_body) * tc.base_in_root;
+  if (tc.embedded_dh()) tc.dh.base = tc.chain.base;
+}
 
 void gather_joint_positions(const TreeChain& tc, const mjtNum* qpos, double* q) {
   for (int k = 0; k < tc.chain.dof(); ++k) q[k] = qpos[tc.qpos_adr[k]];

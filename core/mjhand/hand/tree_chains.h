@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include <mjhand/hand/model_chains.h>
 #include <mjhand/kinematics/serial_chain.h>
 
 namespace mjhand {
@@ -27,13 +26,17 @@ struct ChainTip {
 // is folded into the links), so q = qpos[qpos_adr[i]] and the limits are jnt_range (+-inf when unlimited).
 struct TreeChain {
   SerialChain chain;          // base = base_in_root (root frame) until set_world_base moves it to the world
-  Eigen::Isometry3d base_in_root = Eigen::Isometry3d::Identity();  // identity, or a DH chain's base (as_tree_chain)
+  Eigen::Isometry3d base_in_root = Eigen::Isometry3d::Identity();  // identity, or a DH chain's base (read_model_chains)
   int root_body = -1;
   int tip_body = -1;          // body carrying the tip
   int tip_site = -1;          // the tip site, or -1 (a point on tip_body)
   Eigen::Isometry3d tip_in_body = Eigen::Isometry3d::Identity();  // tool frame in tip_body's frame
   std::vector<int> joint_ids, qpos_adr, dof_adr;  // per link
-  bool embedded_dh = false;   // made from a generated hand's embedded DH chain (as_tree_chain), not the tree
+  // A generated hand's finger (read_model_chains, hand/model_chains.h): the DH table it embeds, as the paper prints
+  // it, with chain = to_serial_chain(dh) (the same FK bit for bit) and dh.base = chain.base; no links otherwise.
+  Chain dh;
+
+  bool embedded_dh() const { return dh.dof() > 0; }  // read from a generated hand's embedded DH table, not the tree
 };
 
 // The chain from root_body to tip. Throws std::invalid_argument naming the bodies when root_body is not a proper
@@ -63,15 +66,11 @@ std::vector<TreeChain> finger_chains(const mjModel* m, int palm_body);
 // leaf (a leaf with no hinge/slide below that body is dropped), chains over kMaxStackChainDof (32) joints dropped.
 std::vector<TreeChain> model_finger_chains(const mjModel* m);
 
-// A generated hand's embedded DH chain as a TreeChain (root = its palm body, tip = its tip site; chain.base = the
-// embedded base in the palm frame): the DH table's FK in the form every tree-chain consumer takes.
-TreeChain as_tree_chain(const mjModel* m, const ModelChain& mc);
-
-// The finger chain ending at `tip`, as the fingertip_kinematics sensor and the tools resolve a fingertip: a generated hand's embedded DH chain (the
-// paper's table; as_tree_chain) when the tip is that chain's tip site and root is -1 or its palm body; else the tree
-// chain from root (-1: finger_branch_body of the tip's body) to the tip. `embedded` is read_model_chains(m), read
-// once by the caller. Throws std::invalid_argument as tree_chain does.
-TreeChain resolve_finger_chain(const mjModel* m, const std::vector<ModelChain>& embedded, const ChainTip& tip, int root);
+// The finger chain ending at `tip`, as the fingertip_kinematics sensor and the tools resolve a fingertip: a generated
+// hand's embedded DH chain (the paper's table) when the tip is that chain's tip site and root is -1 or its palm body;
+// else the tree chain from root (-1: finger_branch_body of the tip's body) to the tip. `embedded` is
+// read_model_chains(m), read once by the caller. Throws std::invalid_argument as tree_chain does.
+TreeChain resolve_finger_chain(const mjModel* m, const std::vector<TreeChain>& embedded, const ChainTip& tip, int root);
 
 // Why the chain is not a free serial mechanism in this model, "" when it is: the equality constraints that act on
 // it (a connect or weld on a body its joints move closes a kinematic loop, as in a 4-bar finger; a joint or tendon
@@ -79,7 +78,8 @@ TreeChain resolve_finger_chain(const mjModel* m, const std::vector<ModelChain>& 
 // without these constraints; the message names each constraint, its type and the bodies or joints involved.
 std::string serial_obstruction(const mjModel* m, const TreeChain& tc);
 
-// Sets chain.base = the root body's world pose (xpos/xmat of d, valid after mj_kinematics) * base_in_root.
+// Sets chain.base (and dh.base) = the root body's world pose (xpos/xmat of d, valid after mj_kinematics) *
+// base_in_root.
 void set_world_base(const mjData* d, TreeChain& tc);
 
 // Copies the chain's joint values out of qpos (q must hold chain.dof() values).

@@ -110,18 +110,18 @@ std::shared_ptr<const JointTrajectory> make_trajectory(const mjModel* m, const C
 SerialChain via_finger(const mjModel* m, const Config& cfg, std::vector<int>* joints) {
   const std::string name = cfg.get_string("finger");
   const int root = cfg.has("root") ? cfg.get_object("root", mjOBJ_BODY) : -1;
-  std::vector<ModelChain> chains;
+  std::vector<TreeChain> chains;
   try {
     chains = read_model_chains(m);
   } catch (const std::exception& e) {
     cfg.fail("finger", std::string("the model's embedded DH chains are unusable: ") + e.what());
   }
   // A generated hand's finger named by its chain (root -1 or its palm): its embedded DH table, as the fingertip
-  // sensor reads it (as_tree_chain), on a palm that must not move.
-  for (const ModelChain& c : chains) {
-    if (c.chain.name != name || (root >= 0 && root != c.palm_body)) continue;
-    if (!body_is_fixed(m, c.palm_body)) cfg.fail("finger", "the palm moves; via paths need a fixed palm");
-    TreeChain dh = as_tree_chain(m, c);
+  // sensor reads it, on a palm that must not move.
+  for (const TreeChain& c : chains) {
+    if (c.dh.name != name || (root >= 0 && root != c.root_body)) continue;
+    if (!body_is_fixed(m, c.root_body)) cfg.fail("finger", "the palm moves; via paths need a fixed palm");
+    TreeChain dh = c;
     dh.chain.base = fixed_body_pose(m, dh.root_body) * dh.base_in_root;
     *joints = dh.joint_ids;
     dh.chain.name = name;

@@ -72,7 +72,7 @@ std::unique_ptr<Plugin> make_fingertip_kinematics_plugin(const mjModel* m, const
     for (int s : sensors) outputs.push_back({s, dim, {}, -1, {}});
     return std::make_unique<FingertipKinematics>(std::move(outputs));
   }
-  std::vector<ModelChain> chains;
+  std::vector<TreeChain> chains;
   try {
     chains = read_model_chains(m);
   } catch (const std::exception& e) {

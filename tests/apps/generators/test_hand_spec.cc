@@ -319,16 +319,16 @@ TEST_CASE("a good spec round-trips through YAML", "[hand]") {
 TEST_CASE("a good spec round-trips through MJCF: the model carries its chains", "[hand]") {
   const HandSpec spec = parse_hand_spec(join(kGood), "good.yaml");
   auto m = mjhand_test::load_xml_string(write_mjcf(spec, "good.yaml"));
-  std::vector<ModelChain> chains = read_model_chains(m.get());
+  std::vector<TreeChain> chains = read_model_chains(m.get());
   const std::vector<Chain> in_palm = hand_chains_in_palm(spec), in_world = hand_chains(spec);
   REQUIRE(chains.size() == in_palm.size());
   set_world_bases(m.get(), nullptr, chains);  // fixed palm: model constants suffice
   for (std::size_t i = 0; i < chains.size(); ++i) {
-    CHECK(chains[i].chain.name == in_palm[i].name);
-    CHECK(chains[i].palm_body == mj_name2id(m.get(), mjOBJ_BODY, "palm"));
+    CHECK(chains[i].dh.name == in_palm[i].name);
+    CHECK(chains[i].root_body == mj_name2id(m.get(), mjOBJ_BODY, "palm"));
     // the written body quaternion/pos (shortest round trip) back to a matrix: rounding of a few O(1) products
-    CHECK(same_pose(chains[i].base_in_palm, in_palm[i].base, 1e-15));
-    CHECK(same_chain(chains[i].chain, in_world[i], 1e-12));  // with the palm pose composed: rounding
+    CHECK(same_pose(chains[i].base_in_root, in_palm[i].base, 1e-15));
+    CHECK(same_chain(chains[i].dh, in_world[i], 1e-12));  // with the palm pose composed: rounding
   }
   CHECK(m->nu == 5);
   CHECK(m->nuserdata == 0);

@@ -185,7 +185,7 @@ TEST_CASE("viewer targets: direct-drive x, y, gamma round trip and MuJoCo's fing
     for (int i = 0; i < 3; ++i) CHECK(f.q[i] == Approx(phi[i]).margin(1e-9));
     t.set_pose(s, k);
     const Eigen::Vector3d p = mjhand::tip_in_palm(f.dd, phi).translation();  // palm body at the world origin
-    for (int i = 0; i < 3; ++i) CHECK(s.d()->site_xpos[3 * f.chain.tip_site + i] == Approx(p[i]).margin(1e-9));
+    for (int i = 0; i < 3; ++i) CHECK(s.d()->site_xpos[3 * f.tree.tip_site + i] == Approx(p[i]).margin(1e-9));
     // Reading the current pose back gives the same fields.
     const double in0[3] = {f.input[0], f.input[1], f.input[2]};
     t.read_current(s.m(), s.d(), k);
@@ -210,16 +210,16 @@ TEST_CASE("viewer targets: DLS x, y, z reaches MuJoCo's site and becomes the pos
   CHECK_FALSE(f.planar);
   // A reachable target: where MuJoCo puts the tip for some joint angles.
   const double q_goal[3] = {0.2, -0.4, -0.3};
-  for (int i = 0; i < 3; ++i) s.d()->qpos[f.chain.qpos_adr[i]] = q_goal[i];
+  for (int i = 0; i < 3; ++i) s.d()->qpos[f.tree.qpos_adr[i]] = q_goal[i];
   mj_forward(s.m(), s.d());
   Eigen::Vector3d target;
-  for (int i = 0; i < 3; ++i) target[i] = s.d()->site_xpos[3 * f.chain.tip_site + i];
+  for (int i = 0; i < 3; ++i) target[i] = s.d()->site_xpos[3 * f.tree.tip_site + i];
   s.reset();
   for (int i = 0; i < 3; ++i) f.input[i] = target[i];
   REQUIRE(t.solve(s.m(), s.d(), 0));
   t.set_pose(s, 0);
   // DLS stops at 1e-10 m (dls_ik.h); MuJoCo's FK of the same q adds rounding; 1e-7 is loose
-  for (int i = 0; i < 3; ++i) CHECK(s.d()->site_xpos[3 * f.chain.tip_site + i] == Approx(target[i]).margin(1e-7));
+  for (int i = 0; i < 3; ++i) CHECK(s.d()->site_xpos[3 * f.tree.tip_site + i] == Approx(target[i]).margin(1e-7));
   // Sending: posture 'close' drives every actuator (actuators=all); entries 0..2 (f1's joints) are replaced.
   const std::string msg = t.send(s, 0);
   CHECK(msg.find("close.target=") != std::string::npos);

@@ -208,14 +208,14 @@ TEST_CASE("egrasp_hold: the e_GRASP hand, palm up, with the four fingertips on t
   ModelPtr ref = load_model(source_path("models/egrasp_hand.xml"));
   // Same kinematics as egrasp_hand.xml: the paper's angle is theta_deg + q, so the hold hand at q = a - theta
   // equals the reference hand at a (tip poses in the palm frame).
-  std::vector<ModelChain> hold = read_model_chains(m.get()), paper = read_model_chains(ref.get());
+  std::vector<TreeChain> hold = read_model_chains(m.get()), paper = read_model_chains(ref.get());
   REQUIRE(hold.size() == 4);
   REQUIRE(paper.size() == 4);
   double worst = 0;
   for (size_t f = 0; f < 4; ++f) {
-    Chain c1 = hold[f].chain, c2 = paper[f].chain;
-    c1.base = hold[f].base_in_palm;
-    c2.base = paper[f].base_in_palm;
+    Chain c1 = hold[f].dh, c2 = paper[f].dh;
+    c1.base = hold[f].base_in_root;
+    c2.base = paper[f].base_in_root;
     for (int sample = 0; sample < 20; ++sample) {
       double a[3], q[3];
       for (int i = 0; i < 3; ++i) {
@@ -229,8 +229,8 @@ TEST_CASE("egrasp_hold: the e_GRASP hand, palm up, with the four fingertips on t
     for (int i = 0; i < 3; ++i) {
       // Range and theta come from the yaml's degrees (-45 - g and g): only deg-to-rad rounding separates them.
       const int j = hold[f].joint_ids[i];
-      CHECK(m->jnt_range[2 * j] + hold[f].chain.links[i].theta == Approx(-M_PI / 4).margin(1e-9));
-      CHECK(m->jnt_range[2 * j + 1] + hold[f].chain.links[i].theta == Approx(M_PI / 4).margin(1e-9));
+      CHECK(m->jnt_range[2 * j] + hold[f].dh.links[i].theta == Approx(-M_PI / 4).margin(1e-9));
+      CHECK(m->jnt_range[2 * j + 1] + hold[f].dh.links[i].theta == Approx(M_PI / 4).margin(1e-9));
     }
   }
   CHECK(worst < 1e-12);  // the same transform with theta moved into q: double rounding

@@ -99,22 +99,22 @@ TEST_CASE("the generated hand: phi joints in 0..90 deg, torque motors, fingertip
     CHECK(m->actuator_gear[6 * j] == 1.0);
     CHECK_FALSE(m->actuator_ctrllimited[j]);
   }
-  std::vector<ModelChain> chains = read_model_chains(m.get());
+  std::vector<TreeChain> chains = read_model_chains(m.get());
   REQUIRE(chains.size() == 5);
   const Eigen::Matrix<double, 3, 5> f = paper_palm_offsets();
   CHECK(f(0, 0) == -0.030);
   CHECK(f(2, 4) == -0.075);
   for (int j = 0; j < 5; ++j) {
-    CHECK(chains[j].chain.name == "f" + std::to_string(j + 1));
+    CHECK(chains[j].dh.name == "f" + std::to_string(j + 1));
     CHECK(chains[j].tip_site == mj_name2id(m.get(), mjOBJ_SITE, ("f" + std::to_string(j + 1) + "_tip").c_str()));
     // from the body's pos/quat (shortest round-trip text): rounding of a quaternion -> matrix
-    CHECK((chains[j].base_in_palm.translation() - f.col(j)).norm() < 1e-15);
+    CHECK((chains[j].base_in_root.translation() - f.col(j)).norm() < 1e-15);
     const Eigen::Matrix3d R = paper_finger(j + 1).base.linear();
-    CHECK((chains[j].base_in_palm.linear() - R).norm() < 1e-15);
+    CHECK((chains[j].base_in_root.linear() - R).norm() < 1e-15);
     // parsed back from exact text
-    CHECK(chains[j].chain.links[0].theta == Approx(actuator_offset_alpha()).epsilon(1e-15));
-    CHECK(chains[j].chain.links[1].theta == 0.0);
-    CHECK(chains[j].chain.links[2].theta == Approx(-actuator_offset_alpha()).epsilon(1e-15));  // as above
+    CHECK(chains[j].dh.links[0].theta == Approx(actuator_offset_alpha()).epsilon(1e-15));
+    CHECK(chains[j].dh.links[1].theta == 0.0);
+    CHECK(chains[j].dh.links[2].theta == Approx(-actuator_offset_alpha()).epsilon(1e-15));  // as above
   }
   // The thumb's base is turned 180 deg about the palm's Y axis (B.3): its X and Z point along -X and -Z.
   // 180 deg about Y: sin(pi) = 1.2e-16 residues; isApprox's 1e-12 relative

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include <mjhand/hand/model_chains.h>
 #include <mjhand/hand/tree_chains.h>
 #include <mjhand/kinematics/dls_ik.h>
 #include <mjhand/kinematics/forward_kinematics.h>
@@ -184,31 +185,44 @@ TEST_CASE("tree chains: a generated hand's fingers end at their tip sites and eq
     CHECK(site.substr(site.size() - 4) == "_tip");
   }
   check(crosscheck(m.get(), chains, 20, 9));
-  // The embedded DH chains as tree chains (as_tree_chain, the generated hands' path in the sensor and the viewer):
-  // their bases in the palm frame (f2-f4 off the palm origin) composed with the palm's pose.
-  std::vector<TreeChain> dh;
-  for (const ModelChain& mc : read_model_chains(m.get())) dh.push_back(as_tree_chain(m.get(), mc));
+  // The embedded DH chains are tree chains too (the generated hands' path in the sensor and the viewer): their bases
+  // in the palm frame (f2-f4 off the palm origin) composed with the palm's pose.
+  std::vector<TreeChain> dh = read_model_chains(m.get());
   REQUIRE(dh.size() == 4);
   CHECK_FALSE(dh[1].base_in_root.isApprox(Eigen::Isometry3d::Identity()));
   check(crosscheck(m.get(), dh, 20, 10));
+  // The DH table and its serial form agree bit for bit, and set_world_base moves both bases.
+  auto d = mjhand_test::make_data(m.get());
+  mj_kinematics(m.get(), d.get());
+  for (TreeChain& tc : dh) {
+    REQUIRE(tc.embedded_dh());
+    REQUIRE(tc.dh.dof() == tc.chain.dof());
+    set_world_base(d.get(), tc);
+    CHECK(tc.dh.base.matrix() == tc.chain.base.matrix());
+    CHECK_FALSE(tc.dh.base.isApprox(tc.base_in_root));  // the palm is off the world origin: the base moved
+    std::vector<double> q(tc.dh.dof());
+    for (int k = 0; k < tc.dh.dof(); ++k) q[k] = 0.1 * (k + 1);
+    CHECK(tip_pose_and_jacobian(tc.dh, q.data()).matrix() == tip_pose_and_jacobian(tc.chain, q.data()).matrix());
+  }
 }
 
 TEST_CASE("resolve_finger_chain: a generated hand's tip site gives its DH chain, any other tip the tree chain",
           "[tree_chains]") {
   auto m = load_xml_file(source_path("models/egrasp_hand.xml"));
-  const std::vector<ModelChain> embedded = read_model_chains(m.get());
+  const std::vector<TreeChain> embedded = read_model_chains(m.get());
   REQUIRE(embedded.size() == 4);
   ChainTip tip;
   tip.site = mj_name2id(m.get(), mjOBJ_SITE, "f2_tip");  // the embedded chain's tip site
   REQUIRE(tip.site >= 0);
   const TreeChain dh = resolve_finger_chain(m.get(), embedded, tip, -1);
-  CHECK(dh.embedded_dh);
-  CHECK(dh.root_body == embedded[1].palm_body);
+  CHECK(dh.embedded_dh());
+  CHECK(dh.dh.name == "f2");
+  CHECK(dh.root_body == embedded[1].root_body);
   CHECK(dh.joint_ids == embedded[1].joint_ids);
   // The same tip from a root other than the chain's palm: the tree path, which reaches the same tip.
   const int link1 = mj_name2id(m.get(), mjOBJ_BODY, "f2_link1");
   const TreeChain from_link1 = resolve_finger_chain(m.get(), embedded, tip, link1);
-  CHECK_FALSE(from_link1.embedded_dh);
+  CHECK_FALSE(from_link1.embedded_dh());
   CHECK(from_link1.root_body == link1);
   CHECK(from_link1.chain.dof() == dh.chain.dof() - 1);
   // A body as the tip (its origin): the tree chain from where the fingers branch, the palm.
@@ -216,7 +230,7 @@ TEST_CASE("resolve_finger_chain: a generated hand's tip site gives its DH chain,
   body_tip.body = mj_name2id(m.get(), mjOBJ_BODY, "f2_link3");
   REQUIRE(body_tip.body >= 0);
   const TreeChain tree = resolve_finger_chain(m.get(), embedded, body_tip, -1);
-  CHECK_FALSE(tree.embedded_dh);
+  CHECK_FALSE(tree.embedded_dh());
   CHECK(tree.root_body == body(m.get(), "palm"));
   check(crosscheck(m.get(), {dh, from_link1, tree}, 20, 11));
   ChainTip bad;

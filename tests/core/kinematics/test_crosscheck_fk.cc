@@ -60,13 +60,13 @@ std::set<int> palm_dofs(const mjModel* m, int palm) {
 // Runs the comparison for `configs` random configurations; returns the number of fingertip comparisons made.
 int crosscheck(const mjModel* m, int configs, unsigned seed) {
   auto d = mjhand_test::make_data(m);
-  std::vector<ModelChain> chains = read_model_chains(m);
+  std::vector<TreeChain> chains = read_model_chains(m);
   REQUIRE(!chains.empty());
   std::vector<ChainData> data;
   std::vector<std::set<int>> skip;
-  for (const ModelChain& mc : chains) {
-    data.emplace_back(mc.chain);
-    skip.push_back(palm_dofs(m, mc.palm_body));
+  for (const TreeChain& mc : chains) {
+    data.emplace_back(mc.dh);
+    skip.push_back(palm_dofs(m, mc.root_body));
   }
   std::vector<mjtNum> jacp(3 * m->nv), jacr(3 * m->nv);
   std::mt19937 rng(seed);
@@ -78,10 +78,10 @@ int crosscheck(const mjModel* m, int configs, unsigned seed) {
     mj_comPos(m, d.get());  // mj_jacSite needs the com-based quantities
     set_world_bases(m, d.get(), chains);
     for (std::size_t i = 0; i < chains.size(); ++i) {
-      const ModelChain& mc = chains[i];
-      std::vector<double> q(mc.chain.dof());
+      const TreeChain& mc = chains[i];
+      std::vector<double> q(mc.dh.dof());
       gather_joint_positions(mc, d->qpos, q.data());
-      fk_and_jacobian(mc.chain, q.data(), data[i]);
+      fk_and_jacobian(mc.dh, q.data(), data[i]);
       const Eigen::Vector3d site_pos = Eigen::Map<const Eigen::Vector3d>(d->site_xpos + 3 * mc.tip_site);
       const Eigen::Matrix3d site_rot =
           Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(d->site_xmat + 9 * mc.tip_site);
@@ -90,7 +90,7 @@ int crosscheck(const mjModel* m, int configs, unsigned seed) {
 
       mj_jacSite(m, d.get(), jacp.data(), jacr.data(), mc.tip_site);
       std::vector<bool> finger_col(m->nv, false);
-      for (int k = 0; k < mc.chain.dof(); ++k) {
+      for (int k = 0; k < mc.dh.dof(); ++k) {
         const int v = mc.dof_adr[k];
         finger_col[v] = true;
         for (int r = 0; r < 3; ++r) {
@@ -174,7 +174,7 @@ TEST_CASE("modified DH, prismatic joints, tool offsets and a free palm also matc
   CHECK(crosscheck(m.get(), 1000, 7u) == 2000);
 
   // A moving palm needs mjData; at qpos0 the data-based bases equal the spec's (initial) world bases.
-  std::vector<ModelChain> chains = read_model_chains(m.get());
+  std::vector<TreeChain> chains = read_model_chains(m.get());
   CHECK_THROWS_WITH(set_world_bases(m.get(), nullptr, chains), Catch::Matchers::Contains("needs mjData"));
   auto d = mjhand_test::make_data(m.get());
   mj_kinematics(m.get(), d.get());
@@ -182,7 +182,7 @@ TEST_CASE("modified DH, prismatic joints, tool offsets and a free palm also matc
   const std::vector<Chain> expected = hand_chains(spec);
   // the spec's base vs MuJoCo's composition of the written body poses: rounding of O(1) products
   for (std::size_t i = 0; i < chains.size(); ++i) {
-    CHECK((chains[i].chain.base.matrix() - expected[i].base.matrix()).cwiseAbs().maxCoeff() < 1e-12);
+    CHECK((chains[i].dh.base.matrix() - expected[i].base.matrix()).cwiseAbs().maxCoeff() < 1e-12);
   }
 }
 
@@ -190,13 +190,13 @@ TEST_CASE("fixed palm: model-constant bases equal the mjData ones", "[hand]") {
   auto m = mjhand_test::load_xml_file(mjhand_test::source_path("models/egrasp_scene.xml"));
   auto d = mjhand_test::make_data(m.get());
   mj_kinematics(m.get(), d.get());
-  std::vector<ModelChain> from_model = read_model_chains(m.get()), from_data = from_model;
+  std::vector<TreeChain> from_model = read_model_chains(m.get()), from_data = from_model;
   set_world_bases(m.get(), nullptr, from_model);
   set_world_bases(m.get(), d.get(), from_data);
   REQUIRE(from_model.size() == 4);
   // body_pos/quat composed by hand vs by mj_kinematics: rounding, ~1e-16
   for (std::size_t i = 0; i < from_model.size(); ++i) {
-    CHECK((from_model[i].chain.base.matrix() - from_data[i].chain.base.matrix()).cwiseAbs().maxCoeff() < 1e-14);
+    CHECK((from_model[i].dh.base.matrix() - from_data[i].dh.base.matrix()).cwiseAbs().maxCoeff() < 1e-14);
   }
 }
 
@@ -208,28 +208,28 @@ TEST_CASE("egrasp scene: the ball is within reach of every fingertip inside the 
   REQUIRE(ball >= 0);
   const Eigen::Vector3d centre = Eigen::Map<const Eigen::Vector3d>(d->geom_xpos + 3 * ball);
   const double radius = m->geom_size[3 * ball];
-  std::vector<ModelChain> chains = read_model_chains(m.get());
+  std::vector<TreeChain> chains = read_model_chains(m.get());
   set_world_bases(m.get(), nullptr, chains);
   REQUIRE(chains.size() == 4);
-  for (const ModelChain& mc : chains) {
+  for (const TreeChain& mc : chains) {
     // Fingertip = the end cap of the last capsule: touching means its centre comes within radius + cap of the ball.
     const int last_geom = m->body_geomadr[m->site_bodyid[mc.tip_site]];
     const double cap = m->geom_size[3 * last_geom];
-    ChainData cd(mc.chain);
+    ChainData cd(mc.dh);
     double nearest = 1e9, farthest = 0;
     const int steps = 15;
     for (int i = 0; i < steps * steps * steps; ++i) {
       double q[3];
       for (int k = 0, idx = i; k < 3; ++k, idx /= steps) {
-        const DHLink& l = mc.chain.links[k];
+        const DHLink& l = mc.dh.links[k];
         q[k] = l.lower + (l.upper - l.lower) * (idx % steps) / (steps - 1);
       }
-      forward_kinematics(mc.chain, q, cd);
+      forward_kinematics(mc.dh, q, cd);
       const double gap = (cd.tip.translation() - centre).norm() - radius - cap;
       nearest = std::min(nearest, gap);
       farthest = std::max(farthest, gap);
     }
-    INFO(mc.chain.name << ": fingertip gap to the ball ranges over [" << nearest << ", " << farthest << "] m");
+    INFO(mc.dh.name << ": fingertip gap to the ball ranges over [" << nearest << ", " << farthest << "] m");
     CHECK(nearest < -0.003);  // reaches into the ball: contact happens inside the ranges, not at a limit
     CHECK(farthest > 0.0);    // and can also be clear of it
   }

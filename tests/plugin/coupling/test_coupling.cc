@@ -30,7 +30,7 @@ constexpr double SP_MOTION = 0.05, SP_LOAD = 0.03, SP_CONTACT = 0.1;
 Eigen::Isometry3d thumb_frame0(const mjModel* m) {
   auto chains = read_model_chains(m);
   set_world_bases(m, nullptr, chains);
-  return chains.at(0).chain.base;
+  return chains.at(0).dh.base;
 }
 
 struct CouplingErrors {
@@ -55,7 +55,7 @@ CouplingErrors run_thumb(const std::string& model_file) {
   ModelPtr m = mjhand_test::load_xml_string(xml);
   DataPtr d = make_data(m.get());
   const auto chains = read_model_chains(m.get());
-  const ModelChain& th = chains.at(0);
+  const TreeChain& th = chains.at(0);
   const int a0 = mj_name2id(m.get(), mjOBJ_ACTUATOR, "thumb_j1_position");
   const int a1 = mj_name2id(m.get(), mjOBJ_ACTUATOR, "thumb_j2_position");
   const int distal = mj_name2id(m.get(), mjOBJ_BODY, "thumb_link4");
@@ -63,7 +63,7 @@ CouplingErrors run_thumb(const std::string& model_file) {
   REQUIRE((a0 >= 0 && a1 >= 0 && distal >= 0 && obstacle >= 0));
   const Eigen::Vector3d ball_pos(m->body_pos + 3 * obstacle);
   m->body_pos[3 * obstacle + 2] = -10;  // parked out of reach until phase 3 puts it back
-  const auto theta = [&](int k) { return d->qpos[th.qpos_adr[k]] + th.chain.links[k].theta; };
+  const auto theta = [&](int k) { return d->qpos[th.qpos_adr[k]] + th.dh.links[k].theta; };
   CouplingErrors e;
   const double dt = m->opt.timestep;
   for (int i = 0; i < static_cast<int>(3.0 / dt); ++i) {
@@ -123,17 +123,17 @@ TEST_CASE("Table 2 coupled FK of theta_0 and theta_1 alone equals MuJoCo's thumb
     DataPtr d = make_data(m.get());
     auto chains = read_model_chains(m.get());
     set_world_bases(m.get(), nullptr, chains);
-    const ModelChain& th = chains.at(0);
-    REQUIRE(th.chain.name == "thumb");
+    const TreeChain& th = chains.at(0);
+    REQUIRE(th.dh.name == "thumb");
     double worst = 0.0, worst_rot = 0.0;
     for (double t0 : {-0.4, 0.0, 0.3}) {
       for (int i = 0; i <= 10; ++i) {
         const double t1 = -0.1 + 0.5 * i / 10;
         const std::array<double, 3> t = berul_coupled_angles(t1);
         d->qpos[th.qpos_adr[0]] = t0;
-        for (int k = 0; k < 3; ++k) d->qpos[th.qpos_adr[k + 1]] = t[k] - th.chain.links[k + 1].theta;
+        for (int k = 0; k < 3; ++k) d->qpos[th.qpos_adr[k + 1]] = t[k] - th.dh.links[k + 1].theta;
         mj_kinematics(m.get(), d.get());
-        const Eigen::Isometry3d tip = th.chain.base * berul_thumb_fk(BerulThumbGeometry{}, t0, t1);
+        const Eigen::Isometry3d tip = th.dh.base * berul_thumb_fk(BerulThumbGeometry{}, t0, t1);
         const Eigen::Vector3d site(d->site_xpos + 3 * th.tip_site);
         Eigen::Matrix3d rot;
         for (int r = 0; r < 3; ++r)
@@ -285,13 +285,13 @@ TEST_CASE("BERUL scene closes to M = -0.6 and its joint_signal sensors report M 
   while (d->time < 2.0) mj_step(m.get(), d.get());
   mj_forward(m.get(), d.get());
   const auto chains = read_model_chains(m.get());
-  for (const ModelChain& mc : chains) {
-    const int driver = mc.chain.dof() - 3;  // theta_1's row
-    const double theta1 = d->qpos[mc.qpos_adr[driver]] + mc.chain.links[driver].theta;
-    const int s = mj_name2id(m.get(), mjOBJ_SENSOR, (mc.chain.name + "_M").c_str());
+  for (const TreeChain& mc : chains) {
+    const int driver = mc.dh.dof() - 3;  // theta_1's row
+    const double theta1 = d->qpos[mc.qpos_adr[driver]] + mc.dh.links[driver].theta;
+    const int s = mj_name2id(m.get(), mjOBJ_SENSOR, (mc.dh.name + "_M").c_str());
     REQUIRE(s >= 0);
     const double M = d->sensordata[m->sensor_adr[s]];
-    INFO(mc.chain.name);
+    INFO(mc.dh.name);
     CHECK(M == Approx(kBerulThumbSensor.signal(theta1)).margin(1e-12));  // the same map
     // docs/berul-coupling.md: -0.61 to -0.63 at the end.
     CHECK(M == Approx(-0.6).margin(0.05));  // the servo target; gravity pulls a little further

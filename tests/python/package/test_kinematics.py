@@ -31,8 +31,12 @@ def test_model_chains_against_mujoco_sites_and_mj_jacSite():
     m = mujoco.MjModel.from_xml_path(model("egrasp_hand.xml"))
     d = mujoco.MjData(m)
     rng = np.random.default_rng(7)
-    chains = mjhand.model_chains(m, d)
+    with pytest.raises(ValueError, match="has no pose yet"):
+        mjhand.model_chains(m, d)  # a fresh MjData has no body poses: refused, not zero bases
+    chains = mjhand.model_chains(m)  # the palm is fixed: bases from model constants
     assert len(chains) == 4
+    assert all(mc.dh is not None and mc.dh.dof == mc.dof for mc in chains)
+    assert mjhand.tree_chain(m, "f1_link1", "f1_tip").dh is None  # a chain read from the tree carries no table
     for trial in range(5):
         for mc in chains:
             for j, adr in zip(mc.joint_ids, mc.qpos_adr):
@@ -41,13 +45,15 @@ def test_model_chains_against_mujoco_sites_and_mj_jacSite():
         mujoco.mj_forward(m, d)
         for mc in mjhand.model_chains(m, d):
             q = d.qpos[mc.qpos_adr]
-            T = mc.chain.forward_kinematics(q)
+            T = mc.dh.forward_kinematics(q)  # the embedded DH table
+            np.testing.assert_array_equal(mc.forward_kinematics(q), T)  # its serial form: bit for bit
             # DH FK vs MuJoCo's quaternion FK of the same shortest-round-trip numbers: rounding (~1e-16); 1e-12 is loose
             np.testing.assert_allclose(T[:3, 3], d.site_xpos[mc.tip_site], rtol=0, atol=1e-12)
             np.testing.assert_allclose(T[:3, :3], d.site_xmat[mc.tip_site].reshape(3, 3), rtol=0, atol=1e-12)
             jacp, jacr = np.zeros((3, m.nv)), np.zeros((3, m.nv))
             mujoco.mj_jacSite(m, d, jacp, jacr, mc.tip_site)
-            J = mc.chain.jacobian(q)
+            J = mc.dh.jacobian(q)
+            np.testing.assert_array_equal(mc.jacobian(q), J)
             np.testing.assert_allclose(J[:3], jacp[:, mc.dof_adr], rtol=0, atol=1e-12)
             np.testing.assert_allclose(J[3:], jacr[:, mc.dof_adr], rtol=0, atol=1e-12)
 

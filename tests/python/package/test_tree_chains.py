@@ -127,7 +127,7 @@ def test_identify_dh_recovers_the_generating_table():
     rng = np.random.default_rng(3)
     chains = mjhand.model_chains(m)
     for finger in spec["fingers"]:
-        palm = next(c.palm_body for c in chains if c.tip_site == m.site(finger["name"] + "_tip").id)
+        palm = next(c.root_body for c in chains if c.tip_site == m.site(finger["name"] + "_tip").id)
         table = np.array([[r["a"], np.radians(r["alpha_deg"]), r["d"]] for r in finger["links"]])
         tc = mjhand.tree_chain(m, palm, finger["name"] + "_tip")
         assert mjhand.serial_obstruction(m, tc) == ""
