@@ -1,32 +1,42 @@
 #!/usr/bin/env bash
-# Installs every Debian package mjhand needs to build, test and benchmark, then the PyPI packages pinned in
-# pyproject.toml (the mujoco-core wheel with MuJoCo's headers and library, numpy, pytest, the package's build tools
-# scikit-build-core and nanobind, the viewer extra) into the virtual environment .venv at the top of the checkout
-# (MJHAND_VENV overrides the place). Idempotent. The mjhand Python package itself is `pip install .` (README).
-# Usage: scripts/install-deps.sh [main]   main: of the PyPI pins only the package's runtime dependencies (mujoco-core,
-# numpy), what scripts/main.sh needs (~15 s into a new .venv from pip's cache instead of ~50 s); a later run without
-# it adds the rest.
+# Installs what mjhand needs, by group (README, "Install"):
+#   scripts/install-deps.sh [--dev]   contributors and CI: every Debian package to build, test and benchmark (compilers,
+#                                     valgrind, KDL, Xvfb, ...), then every PyPI pin of constraints.txt into the
+#                                     virtual environment .venv at the top of the checkout (MJHAND_VENV overrides it).
+#   scripts/install-deps.sh --python  Python users building from source (`pip install .` into their own environment,
+#                                     where `pip install mujoco` already is): only the Debian -dev packages the
+#                                     package's C++ build links (Eigen, yaml-cpp, GLPK, qhull) and its tools; no venv.
+#                                     The binary wheel (scripts/build-wheel.sh) needs none of this.
+#   scripts/install-deps.sh main      scripts/main.sh: the --dev Debian packages, and of the PyPI pins only mujoco-core
+#                                     and numpy (~15 s into a new .venv from pip's cache instead of ~50 s).
+# Idempotent. Exact PyPI versions come from constraints.txt, the one place they are written.
 set -euo pipefail
-mode="${1:-all}"
-case "$mode" in all|main) ;; *) echo "usage: $0 [main]" >&2; exit 2 ;; esac
-PKGS=(
+mode="${1:---dev}"
+case "$mode" in --dev|all) mode=dev ;; --python) mode=python ;; main) ;; *)
+  echo "usage: $0 [--dev|--python|main]" >&2; exit 2 ;; esac
+PYTHON_PKGS=(
   build-essential cmake pkg-config
   ninja-build            # the generator scikit-build-core uses for `pip install .`
-  libqhull-dev           # reentrant qhull: the grasp wrench space hull (plugin/grasp)
+  libqhull-dev           # reentrant qhull: the grasp wrench space hull (core/grasp)
   libeigen3-dev          # dense linear algebra (FK, Jacobians, SVD)
-  libglpk-dev            # GLPK LP solver: optimal contact force distribution (plugin/grasp)
+  libglpk-dev            # GLPK LP solver: optimal contact force distribution (core/grasp)
+  libyaml-cpp-dev        # hand description parser (line numbers in errors)
+)
+DEV_PKGS=(
   libglfw3-dev           # window + GL context for mjhand-view
   libimgui-dev           # Dear ImGui (with its GLFW + OpenGL3 backends): mjhand-view's panels and live plots
   libpng-dev             # PNG screenshots of mjhand-view and rendered camera images
   catch2                 # unit tests (v2)
-  libyaml-cpp-dev        # hand description parser (line numbers in errors)
   libbenchmark-dev       # Google Benchmark for the benchmark program
   gnuplot-nox            # PNG plots of `mjhand current-study` (direct-drive hand currents, power, heating)
   xvfb xauth             # headless GL for viewer smoke tests
   liborocos-kdl-dev      # Orocos KDL: independent peer check of mjhand's FK and Jacobians (tests/core/kinematics/test_kdl_peer.cc)
   clang libclang-rt-14-dev  # libFuzzer targets of every parser (scripts/fuzz.sh)
   valgrind               # instruction counts (callgrind) of the plugin-cost figures in BENCHMARKS.md
+  debootstrap            # the clean Debian root the binary wheel is tested in (scripts/test-wheel.sh)
 )
+PKGS=("${PYTHON_PKGS[@]}")
+if [ "$mode" != python ]; then PKGS+=("${DEV_PKGS[@]}"); fi
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 missing=()
@@ -42,26 +52,20 @@ else
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+if [ "$mode" = python ]; then
+  echo "install-deps: the Debian packages of 'pip install .' are present; now, in your environment: pip install ."
+  exit 0
+fi
 # PyPI: the engine and the Python side, into a virtual environment of the checkout's own.
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="${MJHAND_VENV:-$root/.venv}"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-# The pins, read from pyproject.toml (the one place they are written): build requirements, dependencies, extras.
-mapfile -t pins < <("$venv/bin/python" - "$root/pyproject.toml" "$mode" <<'PY'
-import sys, tomllib
-with open(sys.argv[1], "rb") as f:
-    p = tomllib.load(f)
-pins = list(p["project"]["dependencies"])
-if sys.argv[2] == "all":
-    pins = list(p["build-system"]["requires"]) + pins
-    for extra in p["project"]["optional-dependencies"].values():
-        pins += extra
-for pin in dict.fromkeys(pins):
-    print(pin)
-PY
-)
-if ! "$venv/bin/python" -m pip install -q --disable-pip-version-check "${pins[@]}"; then
-  echo "install-deps: pip could not install the pins of pyproject.toml (${pins[*]}) into $venv" >&2
+# The pins of constraints.txt: all of them, or (main) mujoco-core and numpy.
+constraints="$root/constraints.txt"
+mapfile -t pins < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$constraints" | grep -v '^$' |
+                    { if [ "$mode" = main ]; then grep -E '^(mujoco-core|numpy)=='; else cat; fi; })
+if ! "$venv/bin/python" -m pip install -q --disable-pip-version-check -c "$constraints" "${pins[@]}"; then
+  echo "install-deps: pip could not install the pins of constraints.txt (${pins[*]}) into $venv" >&2
   exit 1
 fi
 echo "install-deps: $("$venv/bin/python" -c 'import mujoco; print("mujoco", mujoco.__version__, "in", mujoco.__file__)')"

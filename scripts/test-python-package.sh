@@ -15,15 +15,9 @@ venv="${MJHAND_VENV:-$root/.venv}"
 pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check)
 if [ "${1:-}" = --reuse ]; then
   build="$(cd "${2:?usage: $0 [--reuse BUILD_DIR]}" && pwd)"
-  [ -f "$build/CMakeCache.txt" ] || { echo "$0: $build is not a configured build folder" >&2; exit 2; }
-  # The options the Release build was configured with, so that scikit-build-core's configure changes nothing but
-  # adding the module (pyproject.toml turns tests, benchmarks and the viewer off for a user's install).
-  opt() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
-  export CMAKE_GENERATOR="$(opt CMAKE_GENERATOR)"
-  "${pip[@]}" --no-build-isolation -C build-dir="$build" \
-    -C cmake.define.MJHAND_BUILD_TESTS="$(opt MJHAND_BUILD_TESTS)" \
-    -C cmake.define.MJHAND_BUILD_BENCHMARKS="$(opt MJHAND_BUILD_BENCHMARKS)" \
-    -C cmake.define.MJHAND_BUILD_VIEWER="$(opt MJHAND_BUILD_VIEWER)" "$root"
+  . "$root/scripts/pip-reuse-build.sh"
+  pip_reuse_build "$build"
+  "${pip[@]}" "${REUSE_ARGS[@]}" "$root"
   # pip's staging folder, now deleted, must not stay the build's install prefix (`cmake --install BUILD`).
   cmake -S "$root" -B "$build" -UCMAKE_INSTALL_PREFIX >/dev/null
 elif [ $# -eq 0 ]; then

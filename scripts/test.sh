@@ -4,6 +4,7 @@
 #                           checks, ctest, then the Python package built from that same build and its pytest suite.
 #   scripts/test.sh [full]  CI (.ci/run): the quick tier with the benchmark programs, the install check, the
 #                           headline-figure check (callgrind) and a configure of the `pip install .` configuration,
+#                           the binary wheel installed into a clean Debian root (root: debootstrap, chroot),
 #                           then an ASan+UBSan build of the library and its unit and threaded tests, ThreadSanitizer
 #                           on the threaded tests, and short libFuzzer runs of every parser. Skip stages with
 #                           MJHAND_SKIP_SANITIZE=1, MJHAND_SKIP_TSAN=1, MJHAND_SKIP_FUZZ=1.
@@ -52,6 +53,10 @@ if [ "$tier" = quick ]; then
   stage "done (quick tier)"
   exit 0
 fi
+
+stage "binary wheel: build, then install into a clean Debian 12 root after pip install mujoco"
+wheel="$(scripts/build-wheel.sh --reuse build -o build/dist)"  # from the Release build: only repackaging
+scripts/test-wheel.sh "$wheel"  # debootstrap'ed root (~1 min), then the user's steps (docs/python.md)
 
 if [ "${MJHAND_SKIP_SANITIZE:-0}" != "1" ]; then
   stage "ASan + UBSan build and ctest"

@@ -12,9 +12,12 @@ import threading as _threading
 
 import numpy as _np
 
-import mujoco as _mujoco  # first: the extension binds to the libmujoco this import loaded
+from . import _engine
 
-from . import _core
+_engine.check_installed()  # ImportError naming the installed and supported MuJoCo and the fix, before anything loads
+_mujoco, _LIBMUJOCO = _engine.load_mujoco()  # first: the extension binds to the libmujoco this import loaded
+
+from . import _core  # noqa: E402
 
 PLUGIN_TYPES = _core._attach(_mujoco)  # ImportError naming the problem: version, a second libmujoco, a second copy
 
@@ -49,7 +52,15 @@ from .builders import build_hand_xml, build_scene_xml, load_hand, load_scene  # 
 from .grasp import Grasp, body_id, grasp, hand  # noqa: E402
 
 __version__ = "0.1.0"
-MUJOCO_VERSION = _core.mujoco_version
+#: The running MuJoCo's version (any 4.0.x), and the one whose headers this mjhand was compiled with.
+MUJOCO_VERSION = _core.mujoco_version()
+MUJOCO_BUILT_WITH = _core.mujoco_built_with
+
+#: mjhand's native plugins as one shared library, for programs that do not import mjhand: MuJoCo's `simulate`, a C
+#: or C++ program (mj_loadPluginLibrary), MuJoCo's plugin folder. In this process they are registered already.
+PLUGIN_LIBRARY = _os.path.join(_os.path.dirname(__file__), "plugin", "libmjhand_plugins.so")
+if not _os.path.exists(PLUGIN_LIBRARY):
+    PLUGIN_LIBRARY = None  # a build without it (cmake -DMJHAND_BUILD_PYTHON=ON by hand)
 
 #: The models shipped with the package (a copy of the repository's models/ folder).
 MODELS_DIR = _os.path.join(_os.path.dirname(__file__), "models")

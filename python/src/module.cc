@@ -16,7 +16,7 @@
 #include "commands.h"
 
 #ifndef MJHAND_MUJOCO_VERSION
-#error "MJHAND_MUJOCO_VERSION (the pinned mujoco-core version) must be defined by the build"
+#error "MJHAND_MUJOCO_VERSION (the mujoco-core version of the headers) must be defined by the build"
 #endif
 
 namespace {
@@ -27,15 +27,18 @@ std::string libmujoco_path() {
   return "";
 }
 
-// Checks that this module and the `mujoco` module share one libmujoco of the pinned version, remembers mujoco's
-// MjModel/MjData types and registers the plugins. ImportError (raised by mjhand/__init__.py) names what is wrong.
+// Checks that this module and the `mujoco` module share one libmujoco of the series the module was compiled against
+// (the same major.minor as its headers' mjVERSION_HEADER: 4.0.0 and 4.0.1 have one C ABI, docs/engine.md),
+// remembers mujoco's MjModel/MjData types and registers the plugins. ImportError (raised by mjhand/__init__.py)
+// names what is wrong.
 int attach(nb::handle mujoco_module) {
-  const std::string pinned = MJHAND_MUJOCO_VERSION;
+  const std::string built = MJHAND_MUJOCO_VERSION;
   const std::string python_version = nb::cast<std::string>(mujoco_module.attr("__version__"));
-  if (python_version != pinned || std::string(mj_versionString()) != pinned) {
-    throw nb::import_error(("mjhand was built for MuJoCo " + pinned + " but the process has the mujoco module " +
-                            python_version + " and libmujoco " + mj_versionString() +
-                            "; install mujoco-core==" + pinned + " (pyproject.toml)").c_str());
+  const bool same_series = mj_version() / 1000 == mjVERSION_HEADER / 1000;
+  if (!same_series || python_version != mj_versionString()) {
+    throw nb::import_error(("mjhand was built for MuJoCo " + built.substr(0, built.rfind('.')) + ".x (headers " +
+                            built + ") but the process has the mujoco module " + python_version + " and libmujoco " +
+                            mj_versionString() + "; install MuJoCo 4.0: pip install \"mujoco>=4.0,<4.1\"").c_str());
   }
   mjhand::py::set_mujoco_types(mujoco_module.attr("MjModel"), mujoco_module.attr("MjData"));
   const int types = mjhand::register_native_plugins();
@@ -90,5 +93,6 @@ NB_MODULE(_core, m) {
   m.def("_libmujoco_path", &libmujoco_path, "the libmujoco file this module calls into");
   m.def("_plugin_registrant", &mjhand::native_plugins_registrant);
   m.def("cli", &cli, nb::arg("args"), "Runs the mjhand CLI with these arguments in this process; returns its exit code.");
-  m.attr("mujoco_version") = MJHAND_MUJOCO_VERSION;
+  m.attr("mujoco_built_with") = MJHAND_MUJOCO_VERSION;
+  m.def("mujoco_version", [] { return std::string(mj_versionString()); }, "the running libmujoco's version");
 }

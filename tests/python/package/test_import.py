@@ -1,6 +1,7 @@
 """`import mjhand`: one libmujoco shared with `mujoco`, the plugins registered by the package, the README example,
 the pins, and refusal of a second mjhand copy."""
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -46,15 +47,47 @@ def test_readme_python_example_runs():
     assert any("force closure: True" in l for l in lines), r.stdout
 
 
-def test_pins_one_mujoco_core_version():
+def test_ranges_in_pyproject_pins_in_constraints():
+    """pyproject.toml states compatible ranges (no exact pin, no hard MuJoCo requirement), constraints.txt the exact
+    versions CI installs, each inside its range; the running MuJoCo is the pinned one and inside mjhand's series."""
+    from packaging.requirements import Requirement
     with open(os.path.join(SOURCE, "pyproject.toml"), "rb") as f:
         p = tomllib.load(f)
-    build = [r for r in p["build-system"]["requires"] if r.startswith("mujoco-core")]
-    run = [r for r in p["project"]["dependencies"] if r.startswith("mujoco-core")]
-    assert build == run and len(run) == 1, (build, run)
-    assert run[0] == f"mujoco-core=={mujoco.__version__}"
-    for pin in p["build-system"]["requires"] + p["project"]["dependencies"]:
-        assert "==" in pin, f"unpinned: {pin}"
+    with open(os.path.join(SOURCE, "constraints.txt")) as f:
+        pins = dict(l.split("#")[0].strip().split("==") for l in f if l.split("#")[0].strip())
+    reqs = [Requirement(r) for r in p["build-system"]["requires"] + p["project"]["dependencies"]]
+    reqs += [Requirement(r) for extra, rs in p["project"]["optional-dependencies"].items() if extra != "mujoco" for r in rs]
+    for r in reqs:
+        assert "==" not in str(r.specifier), f"exact pin in pyproject.toml: {r}"
+        assert r.name in pins, f"{r.name} has no pin in constraints.txt"
+        assert r.specifier.contains(pins[r.name]), f"constraints.txt's {r.name}=={pins[r.name]} is outside {r}"
+    assert not any(Requirement(r).name.startswith("mujoco") for r in p["project"]["dependencies"])
+    core = next(r for r in reqs if r.name == "mujoco-core")
+    assert pins["mujoco-core"] == mujoco.__version__ and core.specifier.contains(mujoco.__version__)
+    low, below = mjhand._engine.SUPPORTED
+    assert str(core.specifier) in (f"<{below[0]}.{below[1]},>={'.'.join(map(str, low))}",
+                                   f">={'.'.join(map(str, low))},<{below[0]}.{below[1]}")
+    assert mjhand.MUJOCO_BUILT_WITH.rsplit(".", 1)[0] == mujoco.__version__.rsplit(".", 1)[0]
+
+
+@pytest.mark.parametrize("installed, message", [
+    ({}, "none is installed: pip install \"mujoco>=4.0,<4.1\""),
+    ({"mujoco": "3.17.0"}, "this environment has mujoco 3.17.0, which mjhand does not support"),
+    ({"mujoco": "4.1.0", "mujoco-core": "4.1.0"}, "this environment has mujoco-core 4.1.0"),
+    ({"mujoco-core": "3.99.9"}, "this environment has mujoco-core 3.99.9"),
+])
+def test_an_unsupported_mujoco_is_named_with_the_fix(monkeypatch, installed, message):
+    def version(dist):
+        if dist not in installed:
+            raise mjhand._engine._metadata.PackageNotFoundError(dist)
+        return installed[dist]
+    monkeypatch.setattr(mjhand._engine._metadata, "version", version)
+    with pytest.raises(ImportError, match=re.escape(message)):
+        mjhand._engine.check_installed()
+    installed_ok = {"mujoco-core": "4.0.0"}  # both 4.0 releases are accepted
+    monkeypatch.setattr(mjhand._engine._metadata, "version", lambda d: installed_ok[d] if d in installed_ok else
+                        (_ for _ in ()).throw(mjhand._engine._metadata.PackageNotFoundError(d)))
+    assert mjhand._engine.check_installed() == "4.0.0"
 
 
 def test_a_second_copy_of_the_plugins_is_refused_by_name():
@@ -84,3 +117,23 @@ def test_models_shipped_with_the_package():
     assert os.path.exists(mjhand.model_path("grasp_sensor_scene.xml"))
     with pytest.raises(FileNotFoundError, match="no model 'nope.xml'"):
         mjhand.model_path("nope.xml")
+
+
+def test_typed_package_with_stubs_for_every_extension_name():
+    """py.typed and _core.pyi ship with the package; the stub parses and declares every public name of the extension."""
+    import ast
+    package = os.path.dirname(mjhand.__file__)
+    assert os.path.exists(os.path.join(package, "py.typed"))
+    with open(os.path.join(package, "_core.pyi")) as f:
+        tree = ast.parse(f.read())
+    declared = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    declared |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    declared |= {n.target.id for n in tree.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+    public = {n for n in dir(mjhand._core) if not n.startswith("_")}
+    assert public - declared == set()
+    assert "Grasp" not in public and {"GraspAnalysis", "TreeChain", "model_chains"} <= declared
+
+
+def test_plugin_library_ships_with_the_package():
+    assert mjhand.PLUGIN_LIBRARY and os.path.exists(mjhand.PLUGIN_LIBRARY)
+    assert os.path.basename(mjhand.PLUGIN_LIBRARY) == "libmjhand_plugins.so"

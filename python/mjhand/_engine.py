@@ -1,0 +1,56 @@
+"""Which MuJoCo this process has, checked before mjhand's extension is loaded (docs/engine.md, "Which MuJoCo").
+
+mjhand declares no hard requirement on MuJoCo (pyproject.toml says why): users install it with ``pip install mujoco``.
+Here, before anything is loaded, the installed distributions are read and a missing or unsupported MuJoCo becomes an
+ImportError naming what is installed, what mjhand supports and the command that fixes it. Then ``import mujoco``
+loads libmujoco, and its symbols are made global so that mjhand's extension and plugin library (which carry no
+link to one libmujoco file, so that one wheel serves every 4.0.x release) bind to that same copy.
+"""
+import ctypes
+import importlib.metadata as _metadata
+import os
+
+#: The MuJoCo series mjhand supports: mujoco-core >= SUPPORTED[0], < SUPPORTED[1] (pyproject.toml's range).
+SUPPORTED = ((4, 0, 0), (4, 1))
+_FIX = "pip install \"mujoco>=4.0,<4.1\""
+
+
+def _version(dist):
+    try:
+        return _metadata.version(dist)
+    except _metadata.PackageNotFoundError:
+        return None
+
+
+def _parse(v):
+    return tuple(int(p) for p in v.split(".")[:3] if p.isdigit())
+
+
+def check_installed():
+    """Raises ImportError unless a supported mujoco-core is installed; returns its version."""
+    core, meta = _version("mujoco-core"), _version("mujoco")
+    if core is None:
+        if meta is None:
+            raise ImportError(f"mjhand needs MuJoCo 4.0 (mujoco-core 4.0.x), and none is installed: {_FIX}")
+        raise ImportError(
+            f"mjhand needs MuJoCo 4.0 (mujoco-core 4.0.x); this environment has mujoco {meta}, which mjhand does not "
+            f"support. Upgrade: {_FIX}; if `import mujoco` fails after that (pip removed files of the old "
+            "monolithic package), repair it with: pip install --force-reinstall --no-deps mujoco==4.0.0 "
+            "mujoco-core==4.0.0 mujoco-studio==4.0.0")
+    low, below = SUPPORTED
+    if not (low <= _parse(core) and _parse(core)[:2] < below):
+        raise ImportError(f"mjhand supports mujoco-core >=4.0.0,<4.1; this environment has mujoco-core {core}: {_FIX}")
+    return core
+
+
+def load_mujoco():
+    """Imports mujoco and makes its libmujoco's symbols global; returns (module, path of the libmujoco)."""
+    import mujoco
+    path = os.path.join(os.path.dirname(mujoco.__file__), "libmujoco.so." + mujoco.__version__)
+    try:
+        ctypes.CDLL(path, mode=os.RTLD_GLOBAL | os.RTLD_NOLOAD)  # RTLD_NOLOAD: only the copy mujoco already loaded
+    except OSError as e:
+        raise ImportError(f"the mujoco module {mujoco.__version__} did not load {path} ({e}): a broken MuJoCo "
+                          f"install; repair it: pip install --force-reinstall --no-deps "
+                          f"mujoco-core=={mujoco.__version__}") from e
+    return mujoco, path

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The binary wheel as a MuJoCo user installs it, where nothing of this machine can help (docs/python.md, "The binary
+# wheel"): a clean Debian 12 root filesystem made with debootstrap from Debian's packages (python3, python3-venv,
+# ca-certificates; no compiler, no -dev package, none of mjhand's build dependencies), in which
+# scripts/wheel-user-check.sh makes a virtual environment, runs `pip install mujoco` first, installs the wheel and
+# checks what the user would (MuJoCo untouched and importing as before, the README's Python block,
+# `python -m mjhand analyze`, ldd resolving inside the wheel and the base system).
+#   scripts/test-wheel.sh WHEEL            needs root (debootstrap, chroot); the root is kept in build-debian-root/
+#                                          (~275 MB; made in ~1 min, reused while its package list is the same)
+#   scripts/test-wheel.sh WHEEL --host     the same check in a venv of this machine's python3 (no root needed)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+wheel="$(cd "$(dirname "${1:?usage: $0 WHEEL [--host]}")" && pwd)/$(basename "$1")"
+[ -f "$wheel" ] || { echo "$0: no wheel $1" >&2; exit 2; }
+if [ "${2:-}" = --host ]; then
+  exec sh "$root/scripts/wheel-user-check.sh" "$wheel" "$root/README.md" python3
+fi
+command -v debootstrap >/dev/null || { echo "$0: debootstrap is missing (scripts/install-deps.sh installs it)" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || { echo "$0: debootstrap and chroot need root" >&2; exit 1; }
+packages="python3,python3-venv,ca-certificates"
+debian="$root/build-debian-root"
+if [ "$(cat "$debian/.mjhand-packages" 2>/dev/null)" != "$packages" ]; then
+  rm -rf "$debian"
+  debootstrap --variant=minbase --include="$packages" bookworm "$debian" http://deb.debian.org/debian \
+    >"$root/build-debian-root.log" 2>&1 || { tail -20 "$root/build-debian-root.log" >&2; exit 1; }
+  echo "$packages" >"$debian/.mjhand-packages"
+fi
+# The root must not hold what it is meant to lack.
+for absent in gcc g++ cc cmake; do
+  if chroot "$debian" /bin/sh -c "command -v $absent" >/dev/null; then echo "$0: the root has $absent" >&2; exit 1; fi
+done
+check="$debian/tmp/mjhand-check"
+rm -rf "$check"
+mkdir -p "$check"
+cp "$wheel" "$root/README.md" "$root/scripts/wheel-user-check.sh" "$check/"
+cp /etc/resolv.conf "$debian/etc/resolv.conf"
+cp "${PIP_CERT:-/etc/ssl/certs/ca-certificates.crt}" "$check/ca.crt"  # this machine's view of PyPI's certificates
+mounted=()
+cleanup() { for m in "${mounted[@]}"; do umount "$m" 2>/dev/null || true; done; }
+trap cleanup EXIT
+for fs in proc dev; do
+  mount --bind "/$fs" "$debian/$fs"
+  mounted=("$debian/$fs" "${mounted[@]}")
+done
+chroot "$debian" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+  PIP_CERT=/tmp/mjhand-check/ca.crt PIP_DEFAULT_TIMEOUT=180 MJHAND_TEST_MUJOCO="${MJHAND_TEST_MUJOCO:-mujoco==4.0.0}" \
+  /bin/sh /tmp/mjhand-check/wheel-user-check.sh "/tmp/mjhand-check/$(basename "$wheel")" /tmp/mjhand-check/README.md \
+  python3
