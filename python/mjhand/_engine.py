@@ -13,6 +13,7 @@ import os
 #: The MuJoCo series mjhand supports: mujoco-core >= SUPPORTED[0], < SUPPORTED[1] (pyproject.toml's range).
 SUPPORTED = ((4, 0, 0), (4, 1))
 _FIX = "pip install \"mujoco>=4.0,<4.1\""
+_REPAIR = "pip install --force-reinstall --no-deps mujoco==4.0.0 mujoco-core==4.0.0 mujoco-studio==4.0.0"
 
 
 def _version(dist):
@@ -26,17 +27,24 @@ def _parse(v):
     return tuple(int(p) for p in v.split(".")[:3] if p.isdigit())
 
 
+def _installed():
+    core, meta = _version("mujoco-core"), _version("mujoco")
+    return core, meta, ", ".join(f"{d} {v}" for d, v in (("mujoco", meta), ("mujoco-core", core)) if v)
+
+
 def check_installed():
     """Raises ImportError unless a supported mujoco-core is installed; returns its version."""
-    core, meta = _version("mujoco-core"), _version("mujoco")
+    core, meta, what = _installed()
     if core is None:
         if meta is None:
             raise ImportError(f"mjhand needs MuJoCo 4.0 (mujoco-core 4.0.x), and none is installed: {_FIX}")
+        if _parse(meta)[:1] >= (4,):  # the 4.x metapackage without its core: files removed by hand or by pip
+            raise ImportError(f"this environment has the mujoco {meta} metapackage but no mujoco-core; repair it: "
+                              f"pip install --force-reinstall --no-deps mujoco=={meta} mujoco-core=={meta}")
         raise ImportError(
             f"mjhand needs MuJoCo 4.0 (mujoco-core 4.0.x); this environment has mujoco {meta}, which mjhand does not "
             f"support. Upgrade: {_FIX}; if `import mujoco` fails after that (pip removed files of the old "
-            "monolithic package), repair it with: pip install --force-reinstall --no-deps mujoco==4.0.0 "
-            "mujoco-core==4.0.0 mujoco-studio==4.0.0")
+            f"monolithic package), repair it with: {_REPAIR}")
     low, below = SUPPORTED
     if not (low <= _parse(core) and _parse(core)[:2] < below):
         raise ImportError(f"mjhand supports mujoco-core >=4.0.0,<4.1; this environment has mujoco-core {core}: {_FIX}")
@@ -45,7 +53,11 @@ def check_installed():
 
 def load_mujoco():
     """Imports mujoco and makes its libmujoco's symbols global; returns (module, path of the libmujoco)."""
-    import mujoco
+    try:
+        import mujoco
+    except (ImportError, OSError) as e:  # e.g. a 3.x package with a 4.0 core unpacked over it: a mix of files
+        raise ImportError(f"`import mujoco` fails in this environment ({_installed()[2]}): {e}. mjhand needs "
+                          f"MuJoCo 4.0; repair the install with: {_REPAIR}") from e
     path = os.path.join(os.path.dirname(mujoco.__file__), "libmujoco.so." + mujoco.__version__)
     try:
         ctypes.CDLL(path, mode=os.RTLD_GLOBAL | os.RTLD_NOLOAD)  # RTLD_NOLOAD: only the copy mujoco already loaded
@@ -54,3 +66,10 @@ def load_mujoco():
                           f"install; repair it: pip install --force-reinstall --no-deps "
                           f"mujoco-core=={mujoco.__version__}") from e
     return mujoco, path
+
+
+def check_one_libmujoco(extension_libmujoco, mujoco_libmujoco):
+    """ImportError unless the extension calls into the very libmujoco file `import mujoco` loaded."""
+    if os.path.realpath(extension_libmujoco) != os.path.realpath(mujoco_libmujoco):
+        raise ImportError(f"mjhand's extension calls into {extension_libmujoco}, not {mujoco_libmujoco} which "
+                          "`import mujoco` loaded: two MuJoCo libraries in one process (plugins would not be shared)")

@@ -1,6 +1,6 @@
 // mjhand._core: the extension module of the Python package. It links mjhand's library statically (symbols hidden)
-// and the libmujoco of the installed mujoco-core wheel by rpath ($ORIGIN/../mujoco), so `import mjhand` after
-// `import mujoco` shares MuJoCo's one copy and registers the "mjhand.*" plugins with it (docs/python.md).
+// and, installed, calls into the libmujoco `import mujoco` loaded (mjhand/_engine.py makes it global first), so
+// `import mjhand` shares MuJoCo's one copy and registers the "mjhand.*" plugins with it (docs/python.md).
 #include <dlfcn.h>
 
 #include <csignal>

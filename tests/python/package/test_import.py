@@ -75,6 +75,7 @@ def test_ranges_in_pyproject_pins_in_constraints():
     ({"mujoco": "3.17.0"}, "this environment has mujoco 3.17.0, which mjhand does not support"),
     ({"mujoco": "4.1.0", "mujoco-core": "4.1.0"}, "this environment has mujoco-core 4.1.0"),
     ({"mujoco-core": "3.99.9"}, "this environment has mujoco-core 3.99.9"),
+    ({"mujoco": "4.0.0"}, "the mujoco 4.0.0 metapackage but no mujoco-core; repair it: pip install --force-reinstall"),
 ])
 def test_an_unsupported_mujoco_is_named_with_the_fix(monkeypatch, installed, message):
     def version(dist):
@@ -137,3 +138,14 @@ def test_typed_package_with_stubs_for_every_extension_name():
 def test_plugin_library_ships_with_the_package():
     assert mjhand.PLUGIN_LIBRARY and os.path.exists(mjhand.PLUGIN_LIBRARY)
     assert os.path.basename(mjhand.PLUGIN_LIBRARY) == "libmjhand_plugins.so"
+
+
+def test_a_broken_mujoco_install_is_named_with_the_repair(monkeypatch):
+    """A mix of MuJoCo files (e.g. a 4.0 core unpacked over a 3.x package) makes `import mujoco` fail: mjhand says so,
+    with the installed versions and the repair command, instead of passing the loader's error on bare."""
+    monkeypatch.setitem(sys.modules, "mujoco", None)  # `import mujoco` raises ImportError
+    with pytest.raises(ImportError, match=r"`import mujoco` fails in this environment \(.*mujoco-core 4\.0\.\d.*"
+                                          r"repair the install with: pip install --force-reinstall --no-deps"):
+        mjhand._engine.load_mujoco()
+    with pytest.raises(ImportError, match="two MuJoCo libraries in one process"):
+        mjhand._engine.check_one_libmujoco("/elsewhere/libmujoco.so.4.0.1", mjhand._LIBMUJOCO)
