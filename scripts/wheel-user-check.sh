@@ -47,7 +47,7 @@ PY
 model="$("$venv/bin/python" -c 'import mjhand; print(mjhand.model_path("grasp_sensor_scene.xml"))')"
 case " $worked " in *" mujoco.studio "*)  # Studio is a Python library: its scripts import mjhand for the plugins
   "$venv/bin/python" -c "import mujoco, mujoco.studio, mjhand; mujoco.MjModel.from_xml_path('$model')" ;; esac
-"$venv/bin/python" -m mjhand analyze "$model" --settle 1 >"$work/analyze.txt"
+"$venv/bin/python" -m mjhand analyze grasp_sensor_scene.xml --settle 1 >"$work/analyze.txt"  # a packaged model by name
 grep -q "force closure" "$work/analyze.txt" || { cat "$work/analyze.txt" >&2; echo "wheel check: analyze" >&2; exit 1; }
 # The plugin library in a process that does not import mjhand (as MuJoCo's simulate or a C program loads it; in
 # Python the libmujoco `import mujoco` loaded must be made global first, as a C program's link makes it).

@@ -68,7 +68,7 @@ struct AnalyzeReport {
   double settle_s = 0;
   long settle_steps = 0;
   double time = 0;
-  int linf_max_points = 10000;  // L-infinity epsilon is refused above this many Minkowski-sum points
+  int linf_max_points = kLinfMaxPoints;  // L-infinity epsilon is refused above this many Minkowski-sum points
 
   // The object and the hand.
   int object = -1;

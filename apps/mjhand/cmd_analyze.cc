@@ -37,6 +37,8 @@ const char* kUsage =
     "                     [--with-wrist] [--palm-contact MODEL] [--force-warning-factor F] [--json] [--linf-max-points N]\n"
     "                     [--contact-stiffness KN[,KT[,KR]]] [--joint-stiffness KQ] [--wrist-stiffness KT,KR]\n"
     "\n"
+    "MODEL.xml is a path, or the name of a model mjhand ships (grasp_sensor_scene.xml, real/allegro_scene.xml;\n"
+    "folders of MJHAND_MODEL_PATH first).\n"
     "Sets the state of MODEL.xml, runs mj_forward and analyses the contacts between the object and the hand:\n"
     "contact frames, grasp matrix G, hand Jacobian J_H, quality measures, mobility, force closure, Ferrari-Canny\n"
     "epsilon (L1, L-inf), min-norm and optimal (GLPK) contact forces for the object's weight, and the\n"
@@ -283,7 +285,7 @@ int cmd_analyze(const Args& args) {
   if (r.has("--ctrl") && r.has("--ctrl-from-keyframe")) {
     throw UsageError("give --ctrl or --ctrl-from-keyframe, not both");
   }
-  const std::string path = r.positional()[0];
+  const std::string path = resolve_model(r.positional()[0]);
   const double settle = r.get_double("--settle", 0.0, 0.0, 1e5);
 
   ModelPtr m = load_model(path);

@@ -80,7 +80,7 @@ int cmd_berul_poses(const Args& args) {
   if (sensor.gain == 0.0) throw UsageError("--gain must be nonzero");
   const std::vector<double> signals = parse_number_list("--signals", reader.get("--signals", "0,-0.2,-0.4,-0.6"));
   if (signals.empty()) throw UsageError("--signals: empty list");
-  const std::string model_path = reader.get("--model", "models/berul_hand.xml");
+  const std::string model_path = resolve_model(reader.get("--model", "berul_hand.xml"));
   const std::string out = reader.get("--out", "out/berul_poses");
 
   const ModelPtr m = load_model(model_path);

@@ -149,7 +149,7 @@ int cmd_identify_coupling(const Args& args) {
   for (const std::string& o : reader.all("--occlude")) opt.occlusions.push_back(parse_occlusion(o, opt.markers, opt.frames));
   const std::string out = reader.get("--out", "");
   const bool images = !reader.flag("--no-images");
-  const std::string model_path = reader.get("--model", "models/berul_finger_markers.xml");
+  const std::string model_path = resolve_model(reader.get("--model", "berul_finger_markers.xml"));
 
   if (!render::display_available()) {
     throw std::runtime_error("no display for the offscreen renderer: run headless as `xvfb-run -a mjhand "

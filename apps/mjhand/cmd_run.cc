@@ -33,7 +33,9 @@ const char* kUsage =
     "                 [--keyframe K | --qpos v1,v2,...] [--palm BODY] [--fingers B1,B2,...]\n"
     "                 [--finger-tips T1,...] [--with-wrist] [--quiet]\n"
     "\n"
-    "Simulates MODEL.xml with the mjhand plugin instances it declares and reports what happened.\n"
+    "Simulates MODEL.xml with the mjhand plugin instances it declares and reports what happened. MODEL.xml is a\n"
+    "path, or the name of a model mjhand ships (grasp_sensor_scene.xml, real/allegro_scene.xml; folders of\n"
+    "MJHAND_MODEL_PATH first).\n"
     "  --duration S    simulated time in seconds (default 2)\n"
     "  --out DIR       where to write trajectory.csv and summary.txt (default out/<model name>)\n"
     "  --log-every N   log every N-th step (default 1; the final state is always logged)\n"
@@ -192,7 +194,7 @@ int cmd_run(const Args& args) {
               {"--quiet", "--with-wrist"}, {"--set"});
   if (r.has("--keyframe") && r.has("--qpos")) throw UsageError("give --keyframe or --qpos, not both");
   if (r.positional().size() != 1) throw UsageError("expected exactly one MODEL.xml\n" + std::string(kUsage));
-  const std::string path = r.positional()[0];
+  const std::string path = resolve_model(r.positional()[0]);
   const double duration = r.get_double("--duration", 2.0, 1e-9, 1e7);
   const int every = r.get_int("--log-every", 1, 1, 1 << 30);
   const bool quiet = r.flag("--quiet");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mjhand::cli {
@@ -34,6 +35,16 @@ int cmd_synergies(const Args& args);  // mjhand synergies record|fit (docs/syner
 // True when the CLI runs inside the Python package (python -m mjhand, mjhand.cli): set by the extension module.
 bool embedded_in_python();
 void set_embedded_in_python(bool on);
+
+// A MODEL argument as a file: the argument itself when it exists (or is absolute), else NAME found in the folders of
+// MJHAND_MODEL_PATH (colon-separated), then in the models that came with mjhand (the Python package's copy, else the
+// installed share/mjhand/models and the source checkout's models/), so `mjhand analyze grasp_sensor_scene.xml` and
+// `mjhand run real/allegro_scene.xml` work from any folder. Throws std::runtime_error listing every place it looked.
+std::string resolve_model(const std::string& name);
+// The folders resolve_model searches after the current one, each with what it is.
+std::vector<std::pair<std::string, std::string>> model_search_dirs();
+// Set by the Python package: its own copy of the models replaces the installed and the source folders.
+void set_packaged_models_dir(const std::string& dir);
 
 // Runs c with args; a UsageError gives exit code 2, any other exception 1, each printed to stderr with the command's
 // name (the codes docs/mjhand-cli.md gives). Never throws.

@@ -442,7 +442,7 @@ void bind_wrench_space(nb::module_& m) {
           return ferrari_canny(contacts, to_vec3(reference, "reference"), o);
         },
         nb::arg("contacts"), nb::arg("reference"), nb::arg("norm") = WrenchNorm::kL1, nb::arg("cone_edges") = 8,
-        nb::arg("torque_length") = 0.0, nb::arg("volume") = false, nb::arg("max_points") = 200000,
+        nb::arg("torque_length") = 0.0, nb::arg("volume") = false, nb::arg("max_points") = kLinfMaxPoints,
         nb::arg("qhull") = false,
         "Ferrari-Canny epsilon (L1 or L-inf) with cones linearised by cone_edges edges; torque_length <= 0 uses the "
         "grasp radius. Never NaN: see status.");
@@ -679,6 +679,7 @@ void bind_grasp_analysis(nb::module_& m) {
 }  // namespace
 
 void bind_grasp(nb::module_& m) {
+  m.attr("LINF_MAX_POINTS") = kLinfMaxPoints;  // L-infinity epsilon's default point budget, as `mjhand analyze`
   bind_contacts(m);
   bind_grasp_matrices(m);
   bind_wrench_space(m);

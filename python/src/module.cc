@@ -92,6 +92,8 @@ NB_MODULE(_core, m) {
   mjhand::cli::set_embedded_in_python(true);
   m.def("_libmujoco_path", &libmujoco_path, "the libmujoco file this module calls into");
   m.def("_plugin_registrant", &mjhand::native_plugins_registrant);
+  m.def("_set_models_dir", &mjhand::cli::set_packaged_models_dir, nb::arg("dir"),
+        "the package's models: where the CLI looks for a model named without a path");
   m.def("cli", &cli, nb::arg("args"), "Runs the mjhand CLI with these arguments in this process; returns its exit code.");
   m.attr("mujoco_built_with") = MJHAND_MUJOCO_VERSION;
   m.def("mujoco_version", [] { return std::string(mj_versionString()); }, "the running libmujoco's version");

@@ -23,13 +23,18 @@ enum class WrenchHullMethod {
   kQhull,  // qhull with its default options (merged facets, exact pre-merge): the reference
 };
 
+// Default point budget of L-infinity epsilon (prod_i (K_i + 1) Minkowski-sum points): the same in `mjhand analyze`,
+// Python and C++ callers. 4 hard contacts at 8 edges (6561 points) stay inside it; 4 soft contacts (83521 points, a
+// 6-D hull that takes seconds) are refused (kTooManyPoints) unless a caller raises it.
+inline constexpr int kLinfMaxPoints = 10000;
+
 struct WrenchSpaceOptions {
   int cone_edges = 8;            // 3..64 primitive forces per contact: n + mu (cos(2 pi k/N) t + sin(2 pi k/N) o)
   double torque_length = 0.0;    // L [m]: moments are divided by L so they compare with forces; <= 0 selects
                                  // max_i |c_i - p| (the grasp's own radius, scale invariant)
   WrenchNorm norm = WrenchNorm::kL1;
   bool compute_volume = false;   // GWS volume (one 6 x 6 determinant per hull simplex; qhull: an extra pass)
-  int max_points = 200000;       // L-infinity enumerates prod_i (K_i + 1) sums; more than this is refused
+  int max_points = kLinfMaxPoints;  // L-infinity enumerates prod_i (K_i + 1) sums; more than this is refused
   double closure_tol = 1e-10;    // the origin must be this far (scaled units) inside every facet to count as closure
   WrenchHullMethod hull = WrenchHullMethod::kFast;
 };

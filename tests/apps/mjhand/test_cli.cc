@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 #include <filesystem>
@@ -246,4 +247,34 @@ TEST_CASE("mjhand run starts from a keyframe preset or a qpos list, and rejects 
   CHECK_THAT(r.output, Catch::Contains("value 15 'nan' is not a finite number"));
   r = run_cli("run " + hand + " --keyframe 0 --qpos 0 --out " + out);
   CHECK(r.status == 2);
+}
+
+TEST_CASE("a model named without a path is found among mjhand's models, and the error lists where it looked", "[cli]") {
+  // ctest runs in the build tree, where neither name exists: both resolve to the checkout's models/.
+  Result r = run_cli("analyze grasp_sensor_scene.xml");
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("mjhand analyze " + source_path("models/grasp_sensor_scene.xml")));
+  const std::string out = mjhand_test::fresh_temp_dir("model_names");
+  r = run_cli("run real/allegro_scene.xml --duration 0.002 --quiet --out " + out);
+  CHECK(r.status == 0);
+  CHECK(std::filesystem::exists(out + "/trajectory.csv"));
+  r = run_cli("analyze no_such_hand.xml");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("no model 'no_such_hand.xml'; looked for it at") &&
+                           Catch::Contains("no_such_hand.xml (the current folder)") &&
+                           Catch::Contains(source_path("models/no_such_hand.xml") +
+                                           " (the models of the checkout mjhand was built from)") &&
+                           Catch::Contains("MJHAND_MODEL_PATH"));
+  // MJHAND_MODEL_PATH's folders are searched too.
+  std::ofstream(out + "/my_model.xml") << "<mujoco><worldbody><body><joint type='hinge'/><geom size='0.1'/></body>"
+                                          "</worldbody></mujoco>";
+  r = run_cli("run my_model.xml --duration 0.002 --quiet --out " + out + "/a");
+  CHECK_THAT(r.output, Catch::Contains("no model 'my_model.xml'"));
+  ::setenv("MJHAND_MODEL_PATH", ("/nonexistent:" + out).c_str(), 1);
+  r = run_cli("run my_model.xml --duration 0.002 --quiet --out " + out + "/b");
+  ::unsetenv("MJHAND_MODEL_PATH");
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK(std::filesystem::exists(out + "/b/trajectory.csv"));
 }

@@ -149,3 +149,14 @@ def test_a_broken_mujoco_install_is_named_with_the_repair(monkeypatch):
         mjhand._engine.load_mujoco()
     with pytest.raises(ImportError, match="two MuJoCo libraries in one process"):
         mjhand._engine.check_one_libmujoco("/elsewhere/libmujoco.so.4.0.1", mjhand._LIBMUJOCO)
+
+
+def test_python_m_mjhand_finds_packaged_models_by_name(tmp_path):
+    """`python -m mjhand analyze grasp_sensor_scene.xml` from any folder: the name resolves to the package's models."""
+    r = subprocess.run([sys.executable, "-m", "mjhand", "analyze", "grasp_sensor_scene.xml"], capture_output=True,
+                       text=True, timeout=120, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert f"mjhand analyze {mjhand.model_path('grasp_sensor_scene.xml')}" in r.stdout
+    r = subprocess.run([sys.executable, "-m", "mjhand", "analyze", "nope.xml"], capture_output=True, text=True,
+                       timeout=60, cwd=tmp_path)
+    assert r.returncode == 1 and "(the mjhand package's models)" in r.stderr, r.stderr

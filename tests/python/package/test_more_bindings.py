@@ -129,3 +129,17 @@ def test_build_scene_equals_make_scene(tmp_path):
     with open(src) as f:
         xml = mjhand.build_scene_xml(f.read(), src, os.path.dirname(src))
     assert xml == out.read_text()
+
+
+def test_linf_epsilon_has_the_point_budget_of_analyze():
+    """Four soft contacts: L-inf enumerates (16 + 1)^4 = 83521 points. The default budget (LINF_MAX_POINTS, 10000,
+    as `mjhand analyze`) refuses at once instead of taking seconds; an explicit budget computes."""
+    assert mjhand.LINF_MAX_POINTS == 10000
+    r = 0.03
+    pts = [r * np.array([np.cos(a), np.sin(a), z]) for a, z in ((0.1, 0.2), (1.7, -0.3), (3.3, 0.25), (4.9, -0.2))]
+    cs = [mjhand.analytic_contact(p, -p, mjhand.ContactModel.SOFT_FINGER, 0.6, 0.01) for p in pts]
+    refused = mjhand.ferrari_canny(cs, np.zeros(3), mjhand.WrenchNorm.LINF)
+    assert refused.status == mjhand.EpsilonStatus.TOO_MANY_POINTS and refused.epsilon == 0
+    hard = [mjhand.analytic_contact(p, -p, mjhand.ContactModel.HARD_FINGER, 0.6) for p in pts]
+    within = mjhand.ferrari_canny(hard, np.zeros(3), mjhand.WrenchNorm.LINF)  # (8 + 1)^4 = 6561 points
+    assert within.status == mjhand.EpsilonStatus.FORCE_CLOSURE and within.epsilon > 0
