@@ -9,6 +9,8 @@
 # With `thread`, the same compiler and flags for scripts/tsan.sh's ThreadSanitizer build instead (no fuzz targets).
 # MJHAND_TEST_OBJECTS_FROM=DIR (address only; scripts/test.sh sets it to its Release build): link that build's
 # compiled test files instead of compiling them again (tests/CMakeLists.txt says why that checks the same).
+# MJHAND_TEST_CLI_FROM=DIR (thread only; scripts/test.sh sets it to its Release build): the tests start that build's
+# CLI instead of one built here (tests/CMakeLists.txt says what ThreadSanitizer then watches).
 # Usage: scripts/configure-sanitize.sh BUILD_DIR [address|thread]   (default address: ASan + UBSan)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -18,7 +20,9 @@ case "${2:-address}" in
            [ -z "$from" ] || from="$(cd "$from" && pwd)"
            # Always set, so that a configure without it (scripts/fuzz.sh's) compiles the tests here again.
            sanitizer=(-DMJHAND_SANITIZE=ON -DMJHAND_FUZZ=ON -DMJHAND_TEST_OBJECTS_FROM="$from") ;;
-  thread) sanitizer=(-DMJHAND_TSAN=ON) ;;
+  thread) cli="${MJHAND_TEST_CLI_FROM:-}"
+          [ -z "$cli" ] || cli="$(cd "$cli" && pwd)"
+          sanitizer=(-DMJHAND_TSAN=ON -DMJHAND_TEST_CLI_FROM="$cli") ;;
   *) echo "usage: $0 BUILD_DIR [address|thread]" >&2; exit 2 ;;
 esac
 command -v clang++ >/dev/null ||

@@ -54,25 +54,11 @@ if [ "$tier" = quick ]; then
   exit 0
 fi
 
-wheel_pid=""
 if [ "${MJHAND_SKIP_WHEEL:-0}" != "1" ]; then
-  stage "binary wheel (in the background, beside the ASan build): build, then install into a clean Debian 12 root"
-  # Mostly one core (debootstrap's dpkg, pip, Python) and the network: it overlaps the 2-core sanitizer build instead
-  # of adding ~2 min; its log is printed, and a failure fails the run, when it is waited for below.
-  wheel_log="$root/build/wheel-stage.log"
-  ( wheel="$(scripts/build-wheel.sh --reuse build -o build/dist)"  # from the Release build: only repackaging
-    scripts/test-wheel.sh "$wheel" ) >"$wheel_log" 2>&1 &  # needs root: debootstrap'ed root (~1 min), the user's steps
-  wheel_pid=$!
+  stage "binary wheel: build, then install into a clean Debian 12 root after pip install mujoco"
+  wheel="$(scripts/build-wheel.sh --reuse build -o build/dist)"  # from the Release build: only repackaging
+  scripts/test-wheel.sh "$wheel"  # needs root: debootstrap'ed root (~1 min), then the user's steps (docs/python.md)
 fi
-wait_for_wheel() {
-  [ -n "$wheel_pid" ] || return 0
-  local rc=0
-  wait "$wheel_pid" || rc=$?
-  wheel_pid=""
-  stage "binary wheel stage finished (exit $rc); its log:"
-  cat "$wheel_log"
-  [ "$rc" -eq 0 ] || { echo "test.sh: the binary wheel stage failed" >&2; exit "$rc"; }
-}
 
 if [ "${MJHAND_SKIP_SANITIZE:-0}" != "1" ]; then
   stage "ASan + UBSan build and ctest"
@@ -86,10 +72,11 @@ if [ "${MJHAND_SKIP_SANITIZE:-0}" != "1" ]; then
   (cd build-sanitize && ctest --output-on-failure -j"$jobs")
 fi
 
-wait_for_wheel
 if [ "${MJHAND_SKIP_TSAN:-0}" != "1" ]; then
   stage "ThreadSanitizer"
-  scripts/tsan.sh  # ThreadSanitizer on the worker pool and the plugins stepped from several threads
+  # ThreadSanitizer on the worker pool and the plugins stepped from several threads; the CLI subprocesses of a few
+  # batch cases are the Release build's (not compiled a third time: tests/CMakeLists.txt, MJHAND_TEST_CLI_FROM).
+  MJHAND_TEST_CLI_FROM="$root/build" scripts/tsan.sh
 fi
 if [ "${MJHAND_SKIP_FUZZ:-0}" != "1" ]; then
   stage "fuzzing"

@@ -14,7 +14,8 @@ spec="${1:-[batch],[plugins],[faults],*thread*}"
 # clang at -O1 -g1, as the ASan build (scripts/configure-sanitize.sh); stacks keep file:line.
 scripts/configure-sanitize.sh "$build" thread
 cmake --build "$build" -j"$(nproc)" --target mjhand_thread_tests
-# The CLI tests that the batch cases run start bin/mjhand, which mjhand_thread_tests depends on: it is TSan-built as well.
+# The CLI tests that the batch cases run start bin/mjhand: TSan-built here as well, or with MJHAND_TEST_CLI_FROM=DIR
+# (scripts/test.sh) that Release build's CLI (tests/CMakeLists.txt).
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 history_size=4"
 export MJHAND_SOURCE_DIR="$root"
 "$build/tests/mjhand_thread_tests" "$spec"
