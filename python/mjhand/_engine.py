@@ -34,7 +34,7 @@ def _installed():
 
 def check_installed():
     """Raises ImportError unless a supported mujoco-core is installed; returns its version."""
-    core, meta, what = _installed()
+    core, meta, _ = _installed()
     if core is None:
         if meta is None:
             raise ImportError(f"mjhand needs MuJoCo 4.0 (mujoco-core 4.0.x), and none is installed: {_FIX}")
@@ -46,8 +46,10 @@ def check_installed():
             f"support. Upgrade: {_FIX}; if `import mujoco` fails after that (pip removed files of the old "
             f"monolithic package), repair it with: {_REPAIR}")
     low, below = SUPPORTED
-    if not (low <= _parse(core) and _parse(core)[:2] < below):
-        raise ImportError(f"mjhand supports mujoco-core >=4.0.0,<4.1; this environment has mujoco-core {core}: {_FIX}")
+    version = _parse(core)
+    if not (low <= version and version[:2] < below):
+        supported = f">={'.'.join(map(str, low))},<{'.'.join(map(str, below))}"
+        raise ImportError(f"mjhand supports mujoco-core {supported}; this environment has mujoco-core {core}: {_FIX}")
     return core
 
 
