@@ -394,6 +394,7 @@ class JsonForm : public ReportForm {
     j.field("time_s", r.time);
     j.field("ctrl_source", r.ctrl_source);
     j.vector("ctrl", Eigen::Map<const Eigen::VectorXd>(r.ctrl.data(), static_cast<Eigen::Index>(r.ctrl.size())));
+    j.strings("ctrl_readers", r.ctrl_readers);
     j.end_object();
   }
   void object(const AnalyzeReport& r) override {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 
 #include <mjhand/grasp/contact_robustness.h>
 #include <mjhand/grasp/grasp_matrix.h>
@@ -81,11 +82,40 @@ void list_ignored(const mjModel* m, const mjData* d, const HandModel& hand, Anal
   }
 }
 
+// The actuators whose force or activation rate changes when their ctrl does, asked of MuJoCo itself (mj_fwdActuation
+// on a copy of the state, each ctrl moved in turn): a plugin actuator that writes its own ctrl (posture, pid, ...)
+// does not read it, whatever its transmission; a <position> servo or a motor does. Bitwise comparison: a ctrl that
+// does not enter the force leaves it bit for bit unchanged.
+std::vector<std::string> actuators_reading_ctrl(const mjModel* m, const mjData* d) {
+  std::vector<std::string> readers;
+  if (m->nu == 0) return readers;
+  mjData* base = mj_copyData(nullptr, m, d);
+  mjData* moved = mj_makeData(m);
+  if (!base || !moved) {
+    mj_deleteData(base);
+    mj_deleteData(moved);
+    throw std::runtime_error("out of memory for a copy of the state (checking which actuators read ctrl)");
+  }
+  mj_fwdActuation(m, base);
+  for (int a = 0; a < m->nu; ++a) {
+    mj_copyData(moved, m, d);
+    const mjtNum c = d->ctrl[a], lo = m->actuator_ctrlrange[2 * a], hi = m->actuator_ctrlrange[2 * a + 1];
+    const bool limited = m->actuator_ctrllimited[a] && lo < hi;
+    moved->ctrl[a] = limited ? (c - lo > hi - c ? lo : hi) : c + 1;  // a value as far as the range allows
+    mj_fwdActuation(m, moved);
+    bool reads = false;
+    for (int k = 0; k < m->nu && !reads; ++k) reads = moved->actuator_force[k] != base->actuator_force[k];
+    for (int k = 0; k < m->na && !reads; ++k) reads = moved->act_dot[k] != base->act_dot[k];
+    if (reads) readers.push_back(mj_name(m, mjOBJ_ACTUATOR, a));
+  }
+  mj_deleteData(base);
+  mj_deleteData(moved);
+  return readers;
+}
+
 // Sum of MuJoCo's normal forces on the grasp against the object's weight: far above it means the actuators squeeze
 // the object (servos blocked by it, or fighting a --qpos pose their ctrl does not hold).
-void check_load(const std::vector<Contact>& contacts, const Eigen::VectorXd& lambda, const Eigen::Vector3d& g,
-                AnalyzeReport& r) {
-  r.weight = r.object_mass * g.norm();
+void check_load(const std::vector<Contact>& contacts, const Eigen::VectorXd& lambda, AnalyzeReport& r) {
   r.contact_normal_force = 0;
   int row = 0;
   for (const Contact& c : contacts) {
@@ -98,10 +128,10 @@ void check_load(const std::vector<Contact>& contacts, const Eigen::VectorXd& lam
                   "the contact normal forces sum to %.3g N, %.3g times the object's weight %.3g N (warning factor "
                   "%g): the actuators press far harder than holding the object needs%s",
                   r.contact_normal_force, r.contact_normal_force / r.weight, r.weight, r.force_warning_factor,
-                  r.ctrl_source == "zero" && !r.ctrl.empty()
-                      ? "; ctrl is 0 (--qpos sets no ctrl), so position servos pull against the given pose: pass "
-                        "--ctrl or --ctrl-from-keyframe"
-                      : " (position servos blocked by the object push up to their force limit)");
+                  r.ctrl_source == "zero" && !r.ctrl_readers.empty()
+                      ? "; ctrl is 0 (--qpos sets no ctrl) and actuators that read it pull against the given pose: "
+                        "pass --ctrl or --ctrl-from-keyframe"
+                      : " (servos blocked by the object push up to their force limit)");
     r.warnings.push_back(msg);
   }
 }
@@ -163,9 +193,15 @@ void analyze_grasp(const mjModel* m, const mjData* d, const HandModel& hand, Ana
   r.object_center = object_center(d, hand);
   describe_hand(m, d, hand, r);
   r.ctrl.assign(d->ctrl, d->ctrl + m->nu);
-  if (r.state_source == "qpos" && r.ctrl_source == "zero" && m->nu > 0) {
-    r.notes.push_back("ctrl is 0: --qpos sets no actuator controls, so position servos pull toward their zero target, "
-                      "not toward the given pose (pass --ctrl or --ctrl-from-keyframe)");
+  r.ctrl_readers = actuators_reading_ctrl(m, d);
+  if (r.state_source == "qpos" && r.ctrl_source == "zero" && !r.ctrl_readers.empty()) {
+    std::string names;
+    for (size_t k = 0; k < r.ctrl_readers.size() && k < 4; ++k) names += (k ? ", '" : "'") + r.ctrl_readers[k] + "'";
+    if (r.ctrl_readers.size() > 4) names += " and " + std::to_string(r.ctrl_readers.size() - 4) + " more";
+    r.notes.push_back("ctrl is 0: --qpos sets no actuator controls, and the force of " +
+                      std::to_string(r.ctrl_readers.size()) + " actuator(s) depends on ctrl (" + names +
+                      "), so servos among them pull toward a zero target, not toward the given pose (pass --ctrl or "
+                      "--ctrl-from-keyframe)");
   }
   if (!r.object_free) {
     r.notes.push_back("the object '" + r.object_name +
@@ -204,6 +240,7 @@ void analyze_grasp(const mjModel* m, const mjData* d, const HandModel& hand, Ana
   // Gravity on the object's subtree, moment about G's reference (the body's centre of mass).
   const Eigen::Vector3d g(m->opt.gravity[0], m->opt.gravity[1], m->opt.gravity[2]);
   const Eigen::Vector3d weight = r.object_mass * g;
+  r.weight = weight.norm();  // reported with or without contacts
   const Eigen::Vector3d com(d->subtree_com[3 * obj], d->subtree_com[3 * obj + 1], d->subtree_com[3 * obj + 2]);
   r.gravity << weight, (com - r.reference).cross(weight);
 
@@ -241,7 +278,7 @@ void analyze_grasp(const mjModel* m, const mjData* d, const HandModel& hand, Ana
 
   Eigen::VectorXd lambda_mj(rows);
   mujoco_contact_forces(m, d, contacts, lambda_mj);
-  check_load(contacts, lambda_mj, g, r);
+  check_load(contacts, lambda_mj, r);
   r.mujoco_wrench = balanced_wrench(r.G, lambda_mj);
   r.min_norm = min_norm_forces(contacts, r.G, r.gravity);
   r.optimal = optimal_forces(contacts, r.G, r.gravity);

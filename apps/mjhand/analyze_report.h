@@ -94,6 +94,7 @@ struct AnalyzeReport {
   // Control and load check.
   std::string ctrl_source = "zero";        // "zero", "keyframe", "--ctrl", "--ctrl-from-keyframe"
   std::vector<double> ctrl;                // d->ctrl at the analysed state
+  std::vector<std::string> ctrl_readers;   // actuators whose force or activation rate changes with their ctrl
   double force_warning_factor = 20;        // warn when the contact normal forces exceed this many object weights
   double contact_normal_force = 0;         // sum of MuJoCo's normal forces over the grasp contacts [N]
   double weight = 0;                       // |object mass * gravity| [N]

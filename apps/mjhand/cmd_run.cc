@@ -15,6 +15,7 @@
 #include "model_state.h"
 #include "commands.h"
 #include <mjhand/grasp/hand_structure.h>
+#include <mjhand/hand/model_chains.h>
 #include <mjhand/hand/tree_chains.h>
 #include <mjhand/host/config.h>
 #include <mjhand/io/model_io.h>
@@ -63,6 +64,33 @@ std::vector<int> fk_sensors(const InstanceList& instances) {
     for (int s : inst.plugin->owned_sensors()) out.push_back(s);
   }
   return out;
+}
+
+// What the sensors' cross-check compares, e.g. "DH FK vs MuJoCo site_xpos": which chains the sensors resolved
+// (resolve_finger_chain, as the plugin does with its root key) and which MuJoCo positions they are set against.
+std::string fk_check_label(const mjModel* m, const InstanceList& instances) {
+  const std::vector<TreeChain> embedded = read_model_chains(m);
+  int dh = 0, tree = 0, sites = 0, bodies = 0;
+  for (const Instance& inst : instances) {
+    if (inst.type != "fingertip_kinematics") continue;
+    int root = -1;
+    for (const auto& [key, value] : inst.config) {
+      if (key == "root" && !value.empty()) root = mj_name2id(m, mjOBJ_BODY, value.c_str());
+    }
+    for (int s : inst.plugin->owned_sensors()) {
+      ChainTip tip;
+      const bool site = m->sensor_objtype[s] == mjOBJ_SITE;
+      (site ? tip.site : tip.body) = m->sensor_objid[s];
+      ++(site ? sites : bodies);
+      ++(resolve_finger_chain(m, embedded, tip, root).embedded_dh() ? dh : tree);
+    }
+  }
+  const auto both = [](int a, const char* a_name, int b, const char* b_name) {
+    if (b == 0) return std::string(a_name);
+    if (a == 0) return std::string(b_name);
+    return std::to_string(a) + " " + a_name + " and " + std::to_string(b) + " " + b_name;
+  };
+  return both(dh, "DH", tree, "tree-chain") + " FK vs MuJoCo " + both(sites, "site_xpos", bodies, "body xpos");
 }
 
 // Largest |mjhand FK (d's sensordata) - site_xpos (or a body tip's xpos) of `kin`| over the given sensors; kin holds
@@ -295,7 +323,7 @@ int cmd_run(const Args& args) {
     << (wall > 0 ? steps * m->opt.timestep / wall : 0) << "x real time)\n";
   s << "  contacts at end: " << d->ncon << (d->ncon ? " (" + contact_pairs(m.get(), d.get()) + ")" : "") << "\n";
   if (!fk.empty()) {
-    s << "  cross-check: mjhand DH FK vs MuJoCo site_xpos, " << fk.size() << " fingertips x " << steps
+    s << "  cross-check: mjhand " << fk_check_label(m.get(), instances) << ", " << fk.size() << " fingertips x " << steps
       << " steps: max deviation " << fk_worst << " m\n";
   } else if (!tree.empty()) {
     s << "  cross-check: mjhand tree-chain FK vs MuJoCo tip positions, " << tree.size() << " fingertips x " << steps

@@ -117,6 +117,12 @@ std::string two_link_arm_worldbody() {
 
 namespace mjhand_test {
 
+std::string num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.17g", x);
+  return buf;
+}
+
 std::string with_instance(const std::string& xml, const std::string& instance, const std::string& data) {
   const std::string open = "<instance name=\"" + instance + "\">";
   const size_t a = xml.find(open);

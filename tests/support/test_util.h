@@ -37,6 +37,10 @@ ModelPtr load_xml_string(const std::string& xml);
 // compiles.
 std::string attach_error(const std::string& xml);
 
+// Exact decimal text of x (%.17g: reads back to the same double; std::to_string keeps 6 decimals: 3.8e-5 would
+// lose 1 %), for gains and values written into XML and command lines.
+std::string num(double x);
+
 // `xml` with the configuration of native instance <instance name="instance"> replaced by the keys of `data`
 // ("k=v k2=v2"; a type= key is ignored).
 std::string with_instance(const std::string& xml, const std::string& instance, const std::string& data);

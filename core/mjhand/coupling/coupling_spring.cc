@@ -1,6 +1,7 @@
 #include <mjhand/coupling/coupling_spring.h>
 
 #include <mjhand/io/mj_stack.h>
+#include <mjhand/util/implicit_pd.h>
 
 namespace mjhand {
 
@@ -35,12 +36,10 @@ void add_coupling_force(const mjModel* m, mjData* d, const CouplingSpring& s) {
   const double g = s.law.slope(x);
   const double e = d->qpos[s.qy] - s.law.value(x);
   const double edot = d->qvel[s.vy] - g * d->qvel[s.vx];
-  double f = -s.stiffness * e - s.damping * edot;  // generalised force on the driven joint; J = [1, -g]
-  if (s.implicit) {
-    // Backward Euler on the coupling coordinate: f = -k (e + h edot+) - b edot+ with edot+ = edot + h w f.
-    const double h = m->opt.timestep, c = s.damping + h * s.stiffness;
-    f = -(s.stiffness * e + c * edot) / (1.0 + h * c * coupling_inverse_inertia(m, d, s.vy, s.vx, g));
-  }
+  // Generalised force on the driven joint; J = [1, -g]. Implicit: backward Euler on the coupling coordinate.
+  const double f = s.implicit ? implicit_pd_force(s.stiffness, s.damping, m->opt.timestep,
+                                                  coupling_inverse_inertia(m, d, s.vy, s.vx, g), e, edot)
+                              : -s.stiffness * e - s.damping * edot;
   d->qfrc_passive[s.vy] += f;
   d->qfrc_passive[s.vx] -= g * f;
 }

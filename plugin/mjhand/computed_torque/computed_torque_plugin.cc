@@ -14,7 +14,7 @@
 #include <mjhand/hand/tree_chains.h>
 #include <mjhand/kinematics/forward_kinematics.h>
 #include <mjhand/host/controller_plugin.h>
-#include <mjhand/util/explicit_stability.h>
+#include <mjhand/util/explicit_system.h>
 
 namespace mjhand {
 
@@ -240,27 +240,37 @@ std::unique_ptr<Plugin> make_computed_torque_plugin(const mjModel* m, const Conf
   o.kp = cfg.get_per_joint_or("kp", n, kp_default, 0.0, 1e12);
   for (size_t i = 0; i < n; ++i) kv_default[i] = 2.0 * std::sqrt(o.kp[i] * inertia[i]);
   o.kv = cfg.get_per_joint_or("kv", n, kv_default, 0.0, 1e12);
-  // Explicit gains on light links (core/mjhand/util/explicit_stability.h). feedforward: kp, kv are torques on the joint
-  // (w = (M^-1)_jj at qpos0). computed_torque: they are accelerations, the loop is e'' = -kp e - kv e' whatever the
-  // inertia (exact model), so the rule is scale-free: h^2 kp + 2 h kv.
+  // Explicit gains on light links (core/mjhand/util/explicit_system.h). feedforward: kp, kv are torques on the joints,
+  // checked on the whole model. computed_torque: they are accelerations, the loop is e'' = -kp e - kv e' whatever
+  // the inertia (exact model), so the rule is scale-free (unit inertia).
   if (!cfg.sizing() && cfg.native()) {
     const double h = m->opt.timestep;
+    std::vector<ExplicitPd> loops;
     for (size_t i = 0; i < n; ++i) {
-      const int a = o.actuators[i], j = o.joints[i];
+      const int j = o.joints[i];
       if (o.law == ComputedTorqueController::Law::kFeedForward) {
-        const double w = actuator_loop_inverse_inertia_qpos0(m, a, j, -1) / m->actuator_gear[6 * a];
-        const std::string problem = explicit_pd_stability_problem(
-            "feedforward joint " + object_label(m, mjOBJ_JOINT, j), h, o.kp[i], o.kv[i], w, "N m/rad", "N m s/rad");
-        if (!problem.empty()) cfg.fail("kp", problem);
-      } else if (explicit_pd_load(h, o.kp[i], o.kv[i], 1.0) > kExplicitPdLoadLimit) {
-        cfg.fail("kp", "joint " + object_label(m, mjOBJ_JOINT, j) + ": computed-torque gains kp " + format_value(o.kp[i]) +
-                           " 1/s^2, kv " + format_value(o.kv[i]) + " 1/s at timestep " + format_value(h) +
-                           " s give h^2 kp + 2 h kv = " + format_value(explicit_pd_load(h, o.kp[i], o.kv[i], 1.0)) +
-                           ", which must stay below " + format_value(kExplicitPdLoadLimit) +
-                           " (semi-implicit Euler diverges at 4, whatever the link's inertia); lower the gains or "
-                           "shorten the timestep");
+        loops.push_back(joint_pd(m, j, o.kp[i], o.kv[i], "feedforward joint " + object_label(m, mjOBJ_JOINT, j)));
+      } else {
+        // The closed loop e'' = -kp e - kv e' whatever the inertia: unit inertia, the model's damping cancelled by
+        // the law's own passive-force term (or not part of e's dynamics).
+        ExplicitLoop loop;
+        loop.h = h;
+        loop.kp = o.kp[i];
+        loop.kd = o.kv[i];
+        loop.inertia = 1;
+        loop.scheme = m->opt.integrator == mjINT_RK4 ? StepScheme::kRungeKutta4 : StepScheme::kSemiImplicitEuler;
+        if (explicit_loop_diverges(loop)) {
+          cfg.fail("kp", "joint " + object_label(m, mjOBJ_JOINT, j) + ": computed-torque gains kp " +
+                             format_value(o.kp[i]) + " 1/s^2, kv " + format_value(o.kv[i]) + " 1/s diverge at timestep " +
+                             format_value(h) + " s whatever the link's inertia (one step multiplies the error by " +
+                             format_value(step_amplification(loop)) + "; with this kv, kp below " +
+                             format_value(max_stable_kp(loop)) + " is stable); lower the gains or shorten the timestep");
+        }
       }
     }
+    const std::string problem = explicit_loops_problem(m, loops, ForceTiming::kEveryEvaluation, "N m/rad", "N m s/rad",
+                                                       "add armature or joint damping, or shorten the timestep");
+    if (!problem.empty()) cfg.fail("kp", problem);
   }
   o.compensate_passive = cfg.get_bool_or("compensate_passive", true);
   const std::string model = cfg.get_string("model", "mujoco");

@@ -3,10 +3,13 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <mjhand/coupling/coupling_law.h>
 #include <mjhand/coupling/coupling_spring.h>
 #include <mjhand/hand/model_chains.h>
+#include <mjhand/util/explicit_system.h>
 
 namespace mjhand {
 
@@ -97,17 +100,19 @@ std::unique_ptr<Plugin> make_coupling_plugin(const mjModel* m, const Config& cfg
     b = cfg.get_double_or("damping", 0.0, 0.0, 1e9);
   }
   if (!implicit && !cfg.sizing()) {
-    // Semi-implicit Euler on m e'' = -k e - b e' is stable iff h^2 k / m + 2 h b / m < 4; required with a factor 2
-    // margin because the inertia changes with the posture (and chained couplings stiffen each other's modes).
-    const double h = m->opt.timestep, load = (h * h * k + 2.0 * h * b) * w0;
-    if (load > 2.0) {
-      cfg.fail("stiffness", "integration=explicit is unstable with stiffness " + format_value(k) + " N m/rad, damping " +
-                                format_value(b) + " N m s/rad at timestep " + format_value(h) +
-                                " s: the coupling coordinate's inertia at qpos0 is " + format_value(inertia0) +
-                                " kg m^2, and (h^2 k + 2 h b) / I = " + format_value(load) +
-                                " must stay below 2; lower the gains (frequency=F [Hz] sets them from the inertia: stable for "
-                                "2 pi F h < 1.4), add armature, shorten the timestep, or use integration=implicit");
-    }
+    // The spring is a passive force computed from the state: explicit under every integrator (core/mjhand/util/
+    // explicit_stability.h), the joints' own damping integrated as MuJoCo's integrator does.
+    std::vector<double> J(m->nv, 0.0);
+    J[m->jnt_dofadr[jy]] = 1.0;
+    J[m->jnt_dofadr[jx]] -= law_q.slope(m->qpos0[m->jnt_qposadr[jx]]);
+    const ExplicitPd loop{J, J, k, b,
+                          "integration=explicit, coupling of " + object_label(m, mjOBJ_JOINT, jy) + " on " +
+                              object_label(m, mjOBJ_JOINT, jx) + " (stiffness = kp, damping = kd)"};
+    const std::string problem = explicit_loops_problem(
+        m, {loop}, ForceTiming::kEveryEvaluation, "N m/rad", "N m s/rad",
+        "use integration=implicit, lower frequency=F (2 pi F h < 2 (sqrt(1 + zeta^2) - zeta) without joint damping), "
+        "add armature or joint damping, or shorten the timestep");
+    if (!problem.empty()) cfg.fail("stiffness", problem);
   }
   CouplingSpring spring;
   spring.law = law_q;

@@ -72,7 +72,7 @@ PluginType hand_closure_plugin_type() {
   type.name = "hand_closure";
   type.summary = "closes position-controlled fingers by an increment per step until each phalanx touches";
   type.factory = make_hand_closure_plugin;
-  type.keys = {"actuators", "detector", "increment", "start", "kp", "kv"};
+  type.keys = {"actuators", "detector", "increment", "start", "kp", "kv", "integration"};
   type.capabilities = kCapControl;
   return type;
 }

@@ -8,6 +8,7 @@
 
 #include <mjhand/host/config.h>
 #include <mjhand/host/plugin.h>
+#include <mjhand/util/implicit_pd.h>
 
 namespace mjhand {
 
@@ -35,37 +36,44 @@ class ControllerPlugin : public Plugin {
 // write another actuator's ctrl, so the instance's own actuators (<actuator><plugin instance=...>) are the servos:
 // force = kp (setpoint - length) - kv velocity, what a <position kp kv> actuator with ctrl = setpoint gives
 // (docs/native-plugins.md).
+// With integration=implicit the servo force is backward Euler on the actuator's length (util/implicit_pd.h),
+// stable at any gain.
 template <typename Controller>
 class ServoPlugin : public ControllerPlugin<Controller> {
  public:
   template <typename... Args>
-  ServoPlugin(double kp, double kv, Args&&... args)
-      : ControllerPlugin<Controller>(std::forward<Args>(args)...), kp_(kp), kv_(kv) {}
+  ServoPlugin(double kp, double kv, bool implicit, Args&&... args)
+      : ControllerPlugin<Controller>(std::forward<Args>(args)...), kp_(kp), kv_(kv), implicit_(implicit) {}
   void control(const mjModel* m, mjData* d, mjtNum* s) const override {
-    (void)m;
     ControllerPlugin<Controller>::control(m, d, s);  // setpoints into ctrl
     for (int a : this->controller().options().actuators) {
-      d->ctrl[a] = kp_ * (d->ctrl[a] - d->actuator_length[a]) - kv_ * d->actuator_velocity[a];
+      const double e = d->actuator_length[a] - d->ctrl[a], rate = d->actuator_velocity[a];
+      d->ctrl[a] = implicit_ ? implicit_pd_force(kp_, kv_, m->opt.timestep, actuator_inverse_inertia(m, d, a), e, rate)
+                             : -kp_ * e - kv_ * rate;
     }
   }
 
  private:
   double kp_, kv_;
+  bool implicit_;
 };
 
-// Load-time check of a servo instance's explicit gains on each of its actuators' own length (servo_stability.cc):
-// fails naming the instance, actuator, joint/tendon, inertia and limit where semi-implicit Euler would diverge.
-void check_servo_stability(const Config& cfg, const std::vector<int>& actuators, double kp, double kv);
+// Load-time check of a servo instance's gains on its actuators' lengths, all servos together on the whole model
+// (servo_stability.cc, core/mjhand/util/explicit_system.h): fails naming the instance, actuator, joint/tendon,
+// inertia and the stable gains where MuJoCo's step would diverge. implicit: the backward-Euler force's gains at
+// qpos0 (stable under Euler and the implicit integrators; RK4 can still diverge).
+void check_servo_stability(const Config& cfg, const std::vector<int>& actuators, double kp, double kv, bool implicit);
 
-// The servo instance of a setpoint controller, with its gains read from keys kp (required, > 0) and kv (>= 0).
-// Refused at load where the explicit servo force diverges on a light link (core/mjhand/util/explicit_stability.h).
+// The servo instance of a setpoint controller, with its gains read from keys kp (required, > 0) and kv (>= 0) and
+// integration=explicit|implicit. Refused at load where the servo force diverges on a light link.
 template <typename Controller>
 std::unique_ptr<Plugin> make_servo_plugin(const Config& cfg, typename Controller::Options options) {
   const double kp = cfg.get_double("kp", 0.0, 1e9);
   if (!(kp > 0)) cfg.fail("kp", "must be positive (the servo's stiffness, force per actuator length)");
   const double kv = cfg.get_double_or("kv", 0.0, 0.0, 1e9);
-  check_servo_stability(cfg, options.actuators, kp, kv);
-  return std::make_unique<ServoPlugin<Controller>>(kp, kv, std::move(options));
+  const bool implicit = cfg.get_choice_or("integration", "explicit", {"explicit", "implicit"}) == "implicit";
+  check_servo_stability(cfg, options.actuators, kp, kv, implicit);
+  return std::make_unique<ServoPlugin<Controller>>(kp, kv, implicit, std::move(options));
 }
 
 }  // namespace mjhand

@@ -8,7 +8,7 @@
 
 #include <mjhand/pid/pid.h>
 #include <mjhand/host/controller_plugin.h>
-#include <mjhand/util/explicit_stability.h>
+#include <mjhand/util/explicit_system.h>
 #include <mjhand/util/numbers.h>
 
 namespace mjhand {
@@ -129,22 +129,25 @@ std::unique_ptr<Plugin> make_pid_plugin(const mjModel* m, const Config& cfg) {
   o.encoder_cpr = cfg.get_double_or("encoder_cpr", 0.0, 0.0, 1e12);
   if (o.encoder_cpr > 0 && o.encoder_cpr < 1) cfg.fail("encoder_cpr", "must be 0 (off) or at least 1");
   o.fault_ctrl = cfg.get_double_or("fault_ctrl", 0.0);
-  // Explicit force gains on the instance's own actuators: refused where semi-implicit Euler diverges (light links).
+  // Explicit force gains on the instance's own actuators: refused where MuJoCo's step diverges (light links).
   // Checked for the step h (a period T > h holds the force longer and lowers the limit further: not checked); an
   // output into a dc_motor/coil_actuator (volts, amperes) passes through the actuator model and is not checked.
   if (!cfg.sizing() && cfg.native()) {
+    std::vector<ExplicitPd> loops;
     for (size_t j = 0; j < n; ++j) {
       const int a = o.actuators[j];
       if (m->actuator_plugin[a] != cfg.native_instance()) continue;
       const int tendon = o.tendons.empty() ? -1 : o.tendons[j];
-      const double w = actuator_loop_inverse_inertia_qpos0(m, a, o.joints[j], tendon);
-      const std::string what = "actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " on " +
-                               (tendon >= 0 ? "tendon " + object_label(m, mjOBJ_TENDON, tendon)
-                                            : "joint " + object_label(m, mjOBJ_JOINT, o.joints[j]));
-      const std::string problem =
-          explicit_pd_stability_problem(what, m->opt.timestep, o.kp[j], o.kd[j], w, "(force per unit)", "(force s per unit)");
-      if (!problem.empty()) cfg.fail("kp", problem);
+      loops.push_back(actuator_pd(m, a, o.joints[j], tendon, o.kp[j], o.kd[j],
+                                  "actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " on " +
+                                      (tendon >= 0 ? "tendon " + object_label(m, mjOBJ_TENDON, tendon)
+                                                   : "joint " + object_label(m, mjOBJ_JOINT, o.joints[j]))));
     }
+    // Sampled at t and t + h, held between (RK4's middle stages), D from the sampled difference (eq 25).
+    const std::string problem = explicit_loops_problem(m, loops, ForceTiming::kPidSamples, "(force per unit)",
+                                                       "(force s per unit)",
+                                                       "add armature or joint damping, or shorten the timestep");
+    if (!problem.empty()) cfg.fail("kp", problem);
   }
   return std::make_unique<ControllerPlugin<PidController>>(std::move(o));
 }

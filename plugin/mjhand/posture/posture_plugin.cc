@@ -44,7 +44,7 @@ PluginType posture_plugin_type() {
   type.name = "posture";
   type.summary = "moves actuator setpoints to a target posture (first-order, time constant tau)";
   type.factory = make_posture_plugin;
-  type.keys = {"actuators", "target", "tau", "start", "kp", "kv"};
+  type.keys = {"actuators", "target", "tau", "start", "kp", "kv", "integration"};
   type.capabilities = kCapControl;
   return type;
 }

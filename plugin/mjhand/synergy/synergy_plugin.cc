@@ -7,7 +7,7 @@
 
 #include <mjhand/io/labels.h>
 #include <mjhand/synergy/synergy.h>
-#include <mjhand/util/explicit_stability.h>
+#include <mjhand/util/explicit_system.h>
 
 namespace mjhand {
 
@@ -140,16 +140,16 @@ std::unique_ptr<Plugin> make_synergy_plugin(const mjModel* m, const Config& cfg)
     if (o.actuators[i] < 0) cfg.fail("actuators", "no actuator drives synergy joint '" + s.joints[i] + "'");
   }
   // The soft-synergy torque kq (q_r - q) - kd q' is an explicit PD on each joint (written as tau / gear, so the
-  // joint receives tau): refused where semi-implicit Euler diverges on a light link (core/mjhand/util/explicit_stability.h).
+  // joint receives tau): refused where MuJoCo's step diverges on a light link (core/mjhand/util/explicit_stability.h).
+  std::vector<ExplicitPd> loops;
   for (size_t i = 0; i < n; ++i) {
-    const int a = o.actuators[i];
-    const double w = actuator_loop_inverse_inertia_qpos0(m, a, joints.joint[i], -1) / m->actuator_gear[6 * a];
-    const std::string problem = explicit_pd_stability_problem(
-        "synergy joint " + object_label(m, mjOBJ_JOINT, joints.joint[i]) + " (actuator " +
-            object_label(m, mjOBJ_ACTUATOR, a) + ")",
-        m->opt.timestep, o.kq[i], o.kd[i], w, "N m/rad", "N m s/rad");
-    if (!problem.empty()) cfg.fail("kq", problem);
+    loops.push_back(joint_pd(m, joints.joint[i], o.kq[i], o.kd[i],
+                             "synergy joint " + object_label(m, mjOBJ_JOINT, joints.joint[i]) + " (actuator " +
+                                 object_label(m, mjOBJ_ACTUATOR, o.actuators[i]) + ")"));
   }
+  const std::string problem = explicit_loops_problem(m, loops, ForceTiming::kEveryEvaluation, "N m/rad", "N m s/rad",
+                                                     "add armature or joint damping, or shorten the timestep");
+  if (!problem.empty()) cfg.fail("kq", problem);
   return std::make_unique<SynergyPlugin>(m, std::move(o), false);
 }
 

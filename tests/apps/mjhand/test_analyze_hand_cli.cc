@@ -107,6 +107,36 @@ TEST_CASE("analyze: ctrl from the keyframe, --ctrl or --ctrl-from-keyframe, and 
   CHECK_THAT(allegro.output, !Catch::Contains("WARNING"));
 }
 
+TEST_CASE("analyze: the ctrl note names the actuators that read ctrl, and the weight is reported without contacts",
+          "[analyze_hand]") {
+  // grasp_sensor_scene.xml's actuators are a posture instance's servos, which write their own ctrl: --qpos with ctrl 0
+  // changes nothing there, so no note (there was one before issue 31), and none of them is listed as reading ctrl.
+  const std::string sensor = source_path("models/grasp_sensor_scene.xml");
+  const mjhand::ModelPtr m = mjhand_test::load_xml_file(sensor);
+  REQUIRE(m->nu > 0);
+  std::string qpos0;
+  for (int i = 0; i < m->nq; ++i) qpos0 += (i ? "," : "") + std::to_string(m->qpos0[i]);
+  const auto servo = run_cli("analyze " + sensor + " --qpos " + qpos0 + " --json");
+  INFO(servo.output);
+  REQUIRE(servo.status == 0);
+  CHECK(string_after(servo.output, "ctrl_source") == "zero");
+  CHECK_THAT(servo.output, Catch::Contains("\"ctrl_readers\": []"));
+  CHECK_THAT(servo.output, !Catch::Contains("ctrl is 0"));
+  // The 2F-85's <position>-style actuator reads it: named in the note and the JSON.
+  const auto gripper = run_cli("analyze " + scene("robotiq_2f85") + " --qpos " + keyframe_qpos(scene("robotiq_2f85")) +
+                               " --json");
+  INFO(gripper.output);
+  CHECK_THAT(gripper.output, Catch::Contains("\"ctrl_readers\": [\"fingers_actuator\"]"));
+  CHECK_THAT(gripper.output, Catch::Contains("depends on ctrl ('fingers_actuator')"));
+  // No contact (the Allegro at qpos0, the ball below the open hand): no analysis, but the load section still has
+  // the ball's weight, 0.05 kg x 9.81 m/s^2 (it was 0 before).
+  const auto open = run_cli("analyze " + scene("allegro") + " --object ball --json");
+  INFO(open.output);
+  REQUIRE(open.status == 0);
+  CHECK_THAT(open.output, Catch::Contains("\"analysed\": false"));
+  CHECK(number_after(open.output, "weight_N") == Approx(0.05 * 9.81).epsilon(1e-12));
+}
+
 TEST_CASE("analyze: bad hand and ctrl options exit 2 naming the problem", "[analyze_hand]") {
   const std::string sh = scene("shadow") + " --keyframe grasp", rq = scene("robotiq_2f85");
   const std::vector<std::pair<std::string, std::string>> bad = {

@@ -75,6 +75,32 @@ TEST_CASE("tree chains: `mjhand run` cross-checks the fingertips under RK4 too",
   }
 }
 
+TEST_CASE("tree chains: `mjhand run` names the FK its fingertip sensors checked (DH chain, tree chain, site, body)",
+          "[tree_chains]") {
+  // egrasp_scene.xml's four sensors end the embedded DH chains at their tip sites; a fifth on the body f1_link3 (a tip
+  // that ends no DH chain) is resolved to the tree chain and compared with MuJoCo's body xpos, so the label says so.
+  const std::string dir = mjhand_test::fresh_temp_dir("run_fk_label");
+  std::string xml = mjhand_test::read_all(source_path("models/egrasp_scene.xml"));
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    const size_t at = xml.find(from);
+    REQUIRE(at != std::string::npos);
+    xml.replace(at, from.size(), to);
+  };
+  replace("f3_fk,f4_fk\"", "f3_fk,f4_fk,f1_body\"");
+  replace("<framepos name=\"f1_pos\"", "<plugin name=\"f1_body\" instance=\"tips\" objtype=\"body\" objname=\"f1_link3\"/>\n"
+          "    <framepos name=\"f1_pos\"");
+  std::ofstream(dir + "/egrasp_scene.xml") << xml;
+  std::ofstream(dir + "/egrasp_hand_servo.xml") << mjhand_test::read_all(source_path("models/egrasp_hand_servo.xml"));
+  const auto mixed = mjhand_test::run_cli("run " + dir + "/egrasp_scene.xml --duration 0.02 --out " + dir + "/out");
+  INFO(mixed.output);
+  REQUIRE(mixed.status == 0);
+  CHECK_THAT(mixed.output, Catch::Contains("cross-check: mjhand 4 DH and 1 tree-chain FK vs MuJoCo 4 site_xpos and 1 "
+                                           "body xpos, 5 fingertips x 10 steps: max deviation"));
+  const auto plain = mjhand_test::run_cli("run " + source_path("models/egrasp_scene.xml") + " --duration 0.02 --out " +
+                                          dir + "/out2");
+  CHECK_THAT(plain.output, Catch::Contains("cross-check: mjhand DH FK vs MuJoCo site_xpos, 4 fingertips"));
+}
+
 TEST_CASE("tree chains: `mjhand run` cross-checks the real hands' fingertips with tree-chain FK", "[tree_chains]") {
   for (const char* scene : {"allegro_scene.xml", "shadow_scene.xml", "robotiq_2f85_scene.xml"}) {
     INFO(scene);

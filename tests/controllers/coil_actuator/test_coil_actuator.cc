@@ -30,11 +30,7 @@ constexpr double kDeg = kPi / 180;
 
 std::string data_dir() { return source_path("controllers/mjhand/coil_actuator/data"); }
 
-std::string num(double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
+using mjhand_test::num;
 
 // One coil actuator: its MJCF name, whether it carries the thermal model (actdim="1": the temperature rise is its
 // activation), and the native coil_actuator instance it is bound to.

@@ -36,11 +36,7 @@ DcMotorParams motor() {
 }
 constexpr double kJL = 5e-5;  // link inertia about the joint [kg m^2]
 
-std::string num(double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
+using mjhand_test::num;
 
 // One joint, one actuator served by a native dc_motor instance, optionally driven by a pid instance "servo" (its
 // output is the motor voltage, the actuator's ctrl); `motor_extra`/`pid` are appended to their configurations.

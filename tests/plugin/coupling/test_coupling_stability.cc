@@ -69,10 +69,10 @@ TEST_CASE("coupling_inverse_inertia equals J M^-1 J^T from mj_fullM", "[coupling
 TEST_CASE("an explicit coupling spring beyond its stability limit is refused with the inertia and the limit",
           "[coupling][stability]") {
   // The BERUL gains (k = 5, b = 0.01, docs/berul-coupling.md) on links 20x lighter and without armature:
-  // (h^2 k + 2 h b) / I is ~50 > 2. The message names instance, key, inertia and the way out.
+  // (h^2 k + 2 h b) / I is ~50 > 4. The message names instance, key, inertia and the way out.
   const std::string err = mjhand_test::attach_error(light_finger(key("stiffness", "5") + key("damping", "0.01")));
-  CHECK_THAT(err, Catch::Contains("'c'") && Catch::Contains("stiffness") && Catch::Contains("kg m^2") &&
-                      Catch::Contains("must stay below 2") && Catch::Contains("integration=implicit"));
+  CHECK_THAT(err, Catch::Contains("'c'") && Catch::Contains("stiffness") && Catch::Contains("inertia 1.972e-07 at qpos0 (with armature)") &&
+                      Catch::Contains("diverge at timestep") && Catch::Contains("integration=implicit"));
   // The same gains load in the BERUL model itself (armature 1e-4 kg m^2), as documented.
   CHECK_NOTHROW(mjhand_test::load_xml_file(mjhand_test::source_path("models/berul_thumb_spring.xml")));
   // Bad key combinations are named.
@@ -88,14 +88,21 @@ TEST_CASE("an explicit coupling spring beyond its stability limit is refused wit
 
 TEST_CASE("the stability check's limit is where the explicit spring really goes unstable", "[coupling][stability]") {
   // With a constant law (coef c0) the coupling is a spring on y alone; frequency F gives k = I (2 pi F)^2 and the
-  // explicit update is stable iff (2 pi F h)^2 < 4 (undamped). The check refuses above half that load, i.e. above
-  // 2 pi F h = sqrt(2): accepted at 1.3, refused at 1.5. An implicit spring at 2 pi F h = 3 (twice the true limit)
-  // stays bounded, which the explicit update would not.
+  // explicit update is stable iff (2 pi F h)^2 < 4 (undamped): accepted at 1.9, refused at 2.1. With damping_ratio Z
+  // the bound is 2 pi F h < 2 (sqrt(1 + Z^2) - Z) (h^2 k + 2 h b < 4 I with k = I omega^2, b = 2 Z I omega): 0.828
+  // at Z = 1, so F = 100 Hz at 2 ms (1.257, issue 31) is refused and 0.8 accepted. An implicit spring at
+  // 2 pi F h = 3 (above the undamped limit) stays bounded, which the explicit update would not.
   const double h = 0.002;
   const auto frequency = [h](double omega_h) { return std::to_string(omega_h / (2.0 * M_PI * h)); };
-  CHECK(mjhand_test::attach_error(light_finger(key("frequency", frequency(1.3)), "0.002", "0.2")).empty());
-  CHECK_THAT(mjhand_test::attach_error(light_finger(key("frequency", frequency(1.5)), "0.002", "0.2")),
-             Catch::Contains("must stay below 2"));
+  CHECK(mjhand_test::attach_error(light_finger(key("frequency", frequency(1.9)), "0.002", "0.2")).empty());
+  CHECK_THAT(mjhand_test::attach_error(light_finger(key("frequency", frequency(2.1)), "0.002", "0.2")),
+             Catch::Contains("diverge at timestep"));
+  const std::string z1 = key("damping_ratio", "1");
+  CHECK(mjhand_test::attach_error(light_finger(key("frequency", frequency(0.8)) + z1, "0.002", "0.2")).empty());
+  CHECK_THAT(mjhand_test::attach_error(light_finger(key("frequency", frequency(0.86)) + z1, "0.002", "0.2")),
+             Catch::Contains("diverge at timestep") && Catch::Contains("2 (sqrt(1 + zeta^2) - zeta)"));
+  CHECK_THAT(mjhand_test::attach_error(light_finger(key("frequency", "100") + z1, "0.002", "0.2")),
+             Catch::Contains("diverge at timestep"));
 
   const auto run = [](const std::string& xml, int steps) {
     const auto model = mjhand_test::load_xml_string(xml);

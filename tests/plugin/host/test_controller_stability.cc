@@ -1,6 +1,7 @@
-// Controller plugins on light links (issue 18, point 5): pid (its own actuators) and the servo instances (posture,
-// hand_closure) refuse explicit gains where MuJoCo's semi-implicit Euler step diverges, h^2 kp / I + 2 h kd / I < 4
-// (refused above 2, core/mjhand/util/explicit_stability.h). Checked against an independent simulation: the same PD
+// Controller plugins on light links (issue 18, point 5; issue 31): pid (its own actuators) and the servo instances
+// (posture, hand_closure) refuse explicit gains where MuJoCo's semi-implicit Euler step diverges, h^2 kp / I +
+// 2 h kd / I < 4 without damping (core/mjhand/util/explicit_stability.h; the grid against MuJoCo with damping,
+// armature and every integrator is tests/core/util/test_explicit_stability.cc). Checked against an independent simulation: the same PD
 // written by hand on qfrc_applied of the plugin-free finger stays bounded just below the limit 4 and diverges just
 // above it; the pid plugin's motion equals that hand-written PD; the inverse inertia against mj_fullM.
 #include <catch2/catch.hpp>
@@ -21,12 +22,7 @@ using namespace mjhand;
 
 namespace {
 
-// Exact decimal text of a gain (std::to_string keeps 6 decimals: 3.8e-5 would lose 1 %).
-std::string num(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.17g", x);
-  return buf;
-}
+using mjhand_test::num;
 
 // One light link (5 g capsule, no armature, no damping, gravity off) on hinge "q", timestep 2 ms. `extension` and
 // `actuator` are inserted as given (empty: the plugin-free finger).
@@ -144,7 +140,7 @@ TEST_CASE("controller stability: the explicit PD limit h^2 kp / I + 2 h kd / I =
   CHECK(hand_written_pd(kp_at(3.1), kd).peak > 1.0);
 }
 
-TEST_CASE("controller stability: pid on a light link is the hand-written PD, and refused above half the limit",
+TEST_CASE("controller stability: pid on a light link is the hand-written PD, and refused above the limit",
           "[controllers][stability]") {
   const double h = 0.002, I = link_inertia();
   const auto kp_at = [&](double load) { return load * I / (h * h); };
@@ -154,14 +150,15 @@ TEST_CASE("controller stability: pid on a light link is the hand-written PD, and
   const double gap = gap_to_hand_written(pid_link(kp, kd), kp, kd);
   // the difference quotient (q_k - q_{k-1}) / h against q'_k: rounding (measured 9e-18 rad over 500 steps)
   CHECK(gap < 1e-12);
-  // The load check: accepted at 1.9, refused at 2.1 with the instance, actuator, joint, inertia and limit named.
-  CHECK(mjhand_test::attach_error(pid_link(kp_at(1.9), 0)).empty());
-  const std::string err = mjhand_test::attach_error(pid_link(kp_at(2.1), 0));
+  // The check: accepted at 3.9, refused at 4.1 with the instance, actuator, joint, inertia and stable kp named.
+  CHECK(mjhand_test::attach_error(pid_link(kp_at(3.9), 0)).empty());
+  const std::string err = mjhand_test::attach_error(pid_link(kp_at(4.1), 0));
   CHECK_THAT(err, Catch::Contains("hold") && Catch::Contains("'kp'") && Catch::Contains("joint 'q'") &&
-                      Catch::Contains("inertia") && Catch::Contains("must stay below 2"));
-  // kd counts: kp at load 1.5 plus 2 h kd / I = 0.6 is refused (2.1), at 0.4 accepted (1.9).
-  CHECK(mjhand_test::attach_error(pid_link(kp_at(1.5), 0.2 * I / h)).empty());
-  CHECK_THAT(mjhand_test::attach_error(pid_link(kp_at(1.5), 0.3 * I / h)), Catch::Contains("must stay below 2"));
+                      Catch::Contains("inertia") && Catch::Contains("diverge at timestep 0.002 s") &&
+                      Catch::Contains("stable for kp < "));
+  // kd counts: kp at load 3 plus 2 h kd / I = 1.2 is refused (4.2), at 0.8 accepted (3.8).
+  CHECK(mjhand_test::attach_error(pid_link(kp_at(3), 0.4 * I / h)).empty());
+  CHECK_THAT(mjhand_test::attach_error(pid_link(kp_at(3), 0.6 * I / h)), Catch::Contains("diverge at timestep"));
 }
 
 TEST_CASE("controller stability: posture servo gains on a light link are checked on the actuator length",
@@ -171,11 +168,11 @@ TEST_CASE("controller stability: posture servo gains on a light link are checked
   // target 0 from the reset ctrl 0: the setpoint stays 0, so the servo force is kp (0 - q) - kv q', the PD by hand
   const double kp = kp_at(1.9), kv = 0.05 * I / h;
   CHECK(gap_to_hand_written(posture_link(kp, kv), kp, kv) < 1e-12);  // the same arithmetic (measured 0)
-  CHECK(mjhand_test::attach_error(posture_link(kp_at(1.9), 0)).empty());
-  const std::string err = mjhand_test::attach_error(posture_link(kp_at(2.1), 0));
+  CHECK(mjhand_test::attach_error(posture_link(kp_at(3.9), 0)).empty());
+  const std::string err = mjhand_test::attach_error(posture_link(kp_at(4.1), 0));
   CHECK_THAT(err, Catch::Contains("close") && Catch::Contains("servo actuator 'servo'") && Catch::Contains("joint 'q'") &&
-                      Catch::Contains("must stay below 2"));
-  CHECK_THAT(mjhand_test::attach_error(posture_link(kp_at(1.5), 0.3 * I / h)), Catch::Contains("must stay below 2"));
+                      Catch::Contains("diverge at timestep"));
+  CHECK_THAT(mjhand_test::attach_error(posture_link(kp_at(3), 0.6 * I / h)), Catch::Contains("diverge at timestep"));
 }
 
 TEST_CASE("controller stability: synergy joint stiffness on a light link is the PD by hand, checked likewise",
@@ -184,10 +181,10 @@ TEST_CASE("controller stability: synergy joint stiffness on a light link is the 
   const auto kq_at = [&](double load) { return load * I / (h * h); };
   const double kq = kq_at(1.9), kd = 0.05 * I / h;
   CHECK(gap_to_hand_written(synergy_link(kq, kd), kq, kd) < 1e-12);  // the same arithmetic: rounding
-  CHECK(mjhand_test::attach_error(synergy_link(kq_at(1.9), 0)).empty());
-  CHECK_THAT(mjhand_test::attach_error(synergy_link(kq_at(2.1), 0)),
+  CHECK(mjhand_test::attach_error(synergy_link(kq_at(3.9), 0)).empty());
+  CHECK_THAT(mjhand_test::attach_error(synergy_link(kq_at(4.1), 0)),
              Catch::Contains("syn") && Catch::Contains("'kq'") && Catch::Contains("synergy joint 'q'") &&
-                 Catch::Contains("must stay below 2"));
+                 Catch::Contains("diverge at timestep"));
 }
 
 TEST_CASE("controller stability: computed-torque gains are scale-free, feedforward gains are torques on the joint",
@@ -196,19 +193,19 @@ TEST_CASE("controller stability: computed-torque gains are scale-free, feedforwa
   // computed_torque: h^2 kp + 2 h kv, the same limit on a 5 g and a 500 g link (kv = 0: kp = load / h^2).
   for (const std::string mass : {"0.005", "0.5"}) {
     INFO(mass);
-    CHECK(mjhand_test::attach_error(computed_torque_link("computed_torque", 1.9 / (h * h), 0, mass)).empty());
-    CHECK_THAT(mjhand_test::attach_error(computed_torque_link("computed_torque", 2.1 / (h * h), 0, mass)),
-               Catch::Contains("ct") && Catch::Contains("joint 'q'") && Catch::Contains("must stay below 2"));
+    CHECK(mjhand_test::attach_error(computed_torque_link("computed_torque", 3.9 / (h * h), 0, mass)).empty());
+    CHECK_THAT(mjhand_test::attach_error(computed_torque_link("computed_torque", 4.1 / (h * h), 0, mass)),
+               Catch::Contains("ct") && Catch::Contains("joint 'q'") && Catch::Contains("whatever the link's inertia"));
   }
   // Holding at 0 with an exact model, the computed torque is I (-kp q - kv q'): the hand-written PD of gains I kp, I kv.
   const double kp = 1.9 / (h * h), kv = 0.05 / h;
   CHECK(gap_to_hand_written(computed_torque_link("computed_torque", kp, kv), I * kp, I * kv) < 1e-12);
   // feedforward: torque gains, limited by the link's inertia.
   const auto kp_at = [&](double load) { return load * I / (h * h); };
-  CHECK(mjhand_test::attach_error(computed_torque_link("feedforward", kp_at(1.9), 0)).empty());
-  CHECK_THAT(mjhand_test::attach_error(computed_torque_link("feedforward", kp_at(2.1), 0)),
+  CHECK(mjhand_test::attach_error(computed_torque_link("feedforward", kp_at(3.9), 0)).empty());
+  CHECK_THAT(mjhand_test::attach_error(computed_torque_link("feedforward", kp_at(4.1), 0)),
              Catch::Contains("feedforward joint 'q'") && Catch::Contains("inertia") &&
-                 Catch::Contains("must stay below 2"));
+                 Catch::Contains("diverge at timestep"));
 }
 
 TEST_CASE("controller stability: the loop's inverse inertia is J M^-1 m^T from mj_fullM (joint and Shadow tendon)",
@@ -235,5 +232,9 @@ TEST_CASE("controller stability: the loop's inverse inertia is J M^-1 m^T from m
   e[m->jnt_dofadr[j2]] = 1;
   CHECK(actuator_loop_inverse_inertia_qpos0(m.get(), a, j2, -1) == Approx(e.dot(Minv * J)).epsilon(1e-9));
   // The pid gains of tests/controllers/pid/test_pid.cc's tendon case (kp 0.5, kd 0.005) are far inside the limit on this tendon.
-  CHECK(explicit_pd_load(m->opt.timestep, 0.5, 0.005, expected) < 0.5);
+  ExplicitLoop loop = actuator_loop_qpos0(m.get(), a, -1, -1);
+  loop.kp = 0.5;
+  loop.kd = 0.005;
+  CHECK(!explicit_loop_diverges(loop));
+  CHECK(max_stable_kp(loop) > 8 * loop.kp);
 }
