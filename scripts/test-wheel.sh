@@ -8,9 +8,32 @@
 #   scripts/test-wheel.sh WHEEL            needs root (debootstrap, chroot); the root is kept in build-debian-root/
 #                                          (~275 MB; made in ~1 min, reused while its package list is the same)
 #   scripts/test-wheel.sh WHEEL --host     the same check in a venv of this machine's python3 (no root needed)
+#   scripts/test-wheel.sh --make-root      only make (or keep) the root: scripts/test.sh runs it in the background
+#                                          while the Release build compiles (it mostly downloads and unpacks)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-wheel="$(cd "$(dirname "${1:?usage: $0 WHEEL [--host]}")" && pwd)/$(basename "$1")"
+packages="python3,python3-venv,ca-certificates"
+debian="$root/build-debian-root"
+# Nothing of this machine stays mounted in the root (a killed earlier run): never delete through a mount.
+unmount_all() { { grep -o " $debian/[^ ]*" /proc/mounts || true; } | sort -r | while read -r m; do umount "$m"; done; }
+make_root() {
+  command -v debootstrap >/dev/null || { echo "$0: debootstrap is missing (scripts/install-deps.sh installs it)" >&2; exit 1; }
+  [ "$(id -u)" -eq 0 ] || { echo "$0: debootstrap and chroot need root" >&2; exit 1; }
+  unmount_all
+  if [ "$(cat "$debian/.mjhand-packages" 2>/dev/null)" != "$packages" ]; then
+    rm -rf --one-file-system "$debian"
+    log="$(mktemp)"
+    debootstrap --variant=minbase --include="$packages" bookworm "$debian" http://deb.debian.org/debian >"$log" 2>&1 ||
+      { tail -20 "$log" >&2; exit 1; }
+    rm -f "$log"
+    echo "$packages" >"$debian/.mjhand-packages"
+  fi
+}
+if [ "${1:-}" = --make-root ]; then
+  make_root
+  exit 0
+fi
+wheel="$(cd "$(dirname "${1:?usage: $0 WHEEL [--host] | --make-root}")" && pwd)/$(basename "$1")"
 [ -f "$wheel" ] || { echo "$0: no wheel $1" >&2; exit 2; }
 # A C program linked with MuJoCo (as `simulate` is) loads the wheel's plugin library, which links no libmujoco file.
 if command -v cc >/dev/null; then
@@ -27,21 +50,7 @@ fi
 if [ "${2:-}" = --host ]; then
   exec sh "$root/scripts/wheel-user-check.sh" "$wheel" "$root/README.md" python3
 fi
-command -v debootstrap >/dev/null || { echo "$0: debootstrap is missing (scripts/install-deps.sh installs it)" >&2; exit 1; }
-[ "$(id -u)" -eq 0 ] || { echo "$0: debootstrap and chroot need root" >&2; exit 1; }
-packages="python3,python3-venv,ca-certificates"
-debian="$root/build-debian-root"
-# Nothing of this machine stays mounted in the root (a killed earlier run): never delete through a mount.
-unmount_all() { { grep -o " $debian/[^ ]*" /proc/mounts || true; } | sort -r | while read -r m; do umount "$m"; done; }
-unmount_all
-if [ "$(cat "$debian/.mjhand-packages" 2>/dev/null)" != "$packages" ]; then
-  rm -rf --one-file-system "$debian"
-  log="$(mktemp)"
-  debootstrap --variant=minbase --include="$packages" bookworm "$debian" http://deb.debian.org/debian >"$log" 2>&1 ||
-    { tail -20 "$log" >&2; exit 1; }
-  rm -f "$log"
-  echo "$packages" >"$debian/.mjhand-packages"
-fi
+make_root
 # The root must not hold what it is meant to lack.
 for absent in gcc g++ cc cmake; do
   if chroot "$debian" /bin/sh -c "command -v $absent" >/dev/null; then echo "$0: the root has $absent" >&2; exit 1; fi

@@ -24,6 +24,14 @@ jobs="$(nproc)"
 export MJHAND_REQUIRE_TEST_DEPS=1
 stage() { printf '== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$1"; }
 stage "dependencies installed; Release build ($tier tier)"
+# The binary wheel stage's clean Debian root (debootstrap: downloads and unpacking, ~1 min, little CPU) is made
+# beside the Release build; its stage waits for it.
+root_job=""
+root_log="$(mktemp)"
+if [ "$tier" = full ] && [ "${MJHAND_SKIP_WHEEL:-0}" != "1" ]; then
+  scripts/test-wheel.sh --make-root >"$root_log" 2>&1 &
+  root_job=$!
+fi
 
 # Ninja for a new build folder (an existing one keeps its generator).
 export CMAKE_GENERATOR="${CMAKE_GENERATOR:-Ninja}"
@@ -57,6 +65,7 @@ fi
 if [ "${MJHAND_SKIP_WHEEL:-0}" != "1" ]; then
   stage "binary wheel: build, then install into a clean Debian 12 root after pip install mujoco"
   wheel="$(scripts/build-wheel.sh --reuse build -o build/dist)"  # from the Release build: only repackaging
+  wait "$root_job" || { cat "$root_log" >&2; echo "$0: making the Debian root failed" >&2; exit 1; }
   scripts/test-wheel.sh "$wheel"  # needs root: debootstrap'ed root (~1 min), then the user's steps (docs/python.md)
 fi
 

@@ -15,6 +15,7 @@
 #include "args.h"
 #include "commands.h"
 #include "grasp_planner.h"
+#include "mjcf_problem.h"
 #include <mjhand/hand/synergies.h>
 #include <mjhand/io/atomic_file.h>
 #include <mjhand/io/model_io.h>
@@ -31,7 +32,7 @@ namespace mjhand::cli {
 namespace {
 void print_help() {
   std::printf(
-      "usage: mjhand plan SCENE.yaml [--out DIR] [--object NAME] [--samples N] [--chains N] [--steps N]\n"
+      "usage: mjhand plan SCENE.yaml|MODEL.xml [--out DIR] [--object NAME] [--samples N] [--chains N] [--steps N]\n"
       "                   [--seed S] [--jobs N] [--duration S] [--standoff MIN,MAX] [--lateral L]\n"
       "                   [--center X,Y,Z] [--approach X,Y,Z] [--z-min LIST] [--z-max LIST] [--servo-kp KP]\n"
       "                   [--synergies FILE] [--max-penetration M] [--pictures N] [--quiet]\n\n"
@@ -39,13 +40,18 @@ void print_help() {
       "(approach direction, roll, standoff and lateral offsets from the hand's grasp centre) and the eigengrasp\n"
       "amplitudes z of the pre-shape q0 + S z. Each candidate is simulated: pre-shape, close with the scene's\n"
       "hand_closure controller for --duration, then scored (force closure, Ferrari-Canny epsilon, sigma_min(G)).\n"
+      "MODEL.xml: any MJCF scene with a hand and a free object (a path, or a model mjhand ships, e.g.\n"
+      "real/allegro_scene.xml): the hand is inferred, each actuator's closing direction probed in MuJoCo, and the\n"
+      "hand closed by ramping its closing actuators' ctrl to the end of their ctrlrange (docs/planner.md).\n"
       "--samples random candidates, then --chains simulated-annealing chains of --steps steps (GraspIt!'s schedule)\n"
       "from the best ones. Deterministic by --seed: the same seed gives the same CSV for any --jobs.\n"
-      "Writes DIR/ranked.csv, DIR/scene.xml (the scene with keyframes best_start and best), DIR/best_qpos.txt,\n"
-      "DIR/summary.txt; with --pictures N, DIR/best_<rank>.png. Exit 0 with a force-closure grasp, 3 without.\n\n"
+      "Writes DIR/ranked.csv, DIR/scene.xml (the scene with keyframes best_start and best; for MODEL.xml a file\n"
+      "that includes it), DIR/best_qpos.txt, DIR/best_ctrl.txt, DIR/summary.txt; with --pictures N,\n"
+      "DIR/best_<rank>.png. Exit 0 with a force-closure grasp, 3 without.\n\n"
       "options:\n"
       "  --out DIR             output directory (default out/plan_<scene name>)\n"
-      "  --object NAME         the object to grasp (default: the scene's only object); made free if fixed\n"
+      "  --object NAME         the object to grasp (default: the scene's only object); made free if fixed (a\n"
+      "                        MODEL.xml's object must have a free joint)\n"
       "  --samples N           random candidates (default 64)\n"
       "  --chains N            annealing chains (default 4); --steps N steps per chain (default 16)\n"
       "  --seed S              random seed (default 1)\n"
@@ -60,8 +66,11 @@ void print_help() {
       "                        eigengrasps close and proximal_distal (docs/planner.md)\n"
       "  --z-min LIST, --z-max LIST   eigengrasp bounds (default close 0..0.6 rad, proximal_distal -0.3..0.3;\n"
       "                        with --synergies +-1 / max|S_i|: no joint moves more than 1 rad per synergy)\n"
-      "  --servo-kp KP         make every hand actuator a position servo of stiffness KP [N m/rad] (hands with motors)\n"
+      "  --servo-kp KP         make every hand actuator a position servo of stiffness KP [N m/rad] (hands with motors;\n"
+      "                        SCENE.yaml only)\n"
       "  --max-penetration M   initial hand-object overlap above which a candidate is illegal (default 0.001 m)\n"
+      "  --gravity             MODEL.xml: keep the model's gravity while closing (default off, as the planning\n"
+      "                        scenes: the object is held by the fingers alone)\n"
       "  --pictures N          render the best N grasps to PNG (offscreen; needs a display or xvfb-run -a)\n"
       "  --quiet               no progress line\n"
       "  -h, --help            show this help\n");
@@ -73,12 +82,13 @@ Eigen::Vector3d parse_vec3(const std::string& option, const std::string& text) {
   return Eigen::Vector3d(v[0], v[1], v[2]);
 }
 
-std::string join(const std::vector<double>& v) {
+// The values with 17 significant digits, separated by `sep`.
+std::string join(const std::vector<double>& v, const char* sep = " ") {
   std::string s;
   char b[40];
   for (double x : v) {
     std::snprintf(b, sizeof(b), "%.17g", x);
-    s += (s.empty() ? "" : " ") + std::string(b);
+    s += (s.empty() ? "" : sep) + std::string(b);
   }
   return s;
 }
@@ -88,7 +98,18 @@ std::string with_keyframes(const std::string& xml, const planner::Evaluation& be
   const std::size_t end = xml.rfind("</mujoco>");
   if (end == std::string::npos) throw std::runtime_error("plan: the built scene has no </mujoco>");
   return xml.substr(0, end) + "  <keyframe>\n    <key name=\"best_start\" qpos=\"" + join(best.qpos_start) +
-         "\"/>\n    <key name=\"best\" qpos=\"" + join(best.qpos_final) + "\"/>\n  </keyframe>\n" + xml.substr(end);
+         "\"/>\n    <key name=\"best\" qpos=\"" + join(best.qpos_final) + "\"" +
+         (best.ctrl_final.empty() ? "" : " ctrl=\"" + join(best.ctrl_final) + "\"") + "/>\n  </keyframe>\n" +
+         xml.substr(end);
+}
+
+// An MJCF scene's plan is written as a file that includes it (by absolute path) and adds the keyframes.
+std::string including_scene(const std::string& path) {
+  const std::string abs = std::filesystem::absolute(path).lexically_normal().string();
+  if (abs.find('"') != std::string::npos || abs.find('&') != std::string::npos || abs.find('<') != std::string::npos) {
+    throw std::runtime_error("plan: cannot include '" + abs + "' in the written scene (a quote, & or < in the path)");
+  }
+  return "<mujoco model=\"plan\">\n  <include file=\"" + abs + "\"/>\n</mujoco>\n";
 }
 
 void render_best(const mjModel* m, const std::vector<planner::Evaluation>& ranked, int count, int object,
@@ -178,7 +199,7 @@ int cmd_plan(const Args& args) {
                     {"--out", "--object", "--samples", "--chains", "--steps", "--seed", "--jobs", "--duration",
                      "--standoff", "--lateral", "--center", "--approach", "--z-min", "--z-max", "--servo-kp",
                      "--max-penetration", "--pictures", "--synergies"},
-                    {"--quiet"});
+                    {"--quiet", "--gravity"});
   if (r.positional().size() != 1) throw UsageError("give exactly one scene description (usage: plan SCENE.yaml)");
   planner::PlanOptions opt;
   opt.samples = r.get_int("--samples", 64, 1, 100000000);
@@ -202,39 +223,79 @@ int cmd_plan(const Args& args) {
   if (pictures > 0) throw UsageError("--pictures: this mjhand was built without the renderer (MJHAND_BUILD_VIEWER=OFF)");
 #endif
 
-  SceneSpec spec = load_scene_spec(r.positional()[0]);
-  int object = -1;
-  const std::string object_name = r.get("--object", "");
-  for (std::size_t i = 0; i < spec.objects.size(); ++i) {
-    if (object_name.empty() || spec.objects[i].name == object_name) {
-      if (object >= 0 && object_name.empty()) {
-        throw UsageError("the scene has several objects: name one with --object");
+  // The problem: a scene description built here (its hand_closure plugin closes the hand), or any MJCF scene closed
+  // through its own actuators (planner/mjcf_problem.h).
+  const std::string input = r.positional()[0];
+  const bool mjcf = input.size() > 4 && (input.compare(input.size() - 4, 4, ".xml") == 0 ||
+                                         input.compare(input.size() - 4, 4, ".mjb") == 0);
+  ModelPtr owned;
+  std::string scene_xml, name, oname;
+  planner::PlanProblem p;
+  if (mjcf) {
+    if (r.has("--servo-kp")) {
+      throw UsageError("--servo-kp: only for scene descriptions (.yaml); an MJCF hand closes with its own actuators");
+    }
+    const std::string path = resolve_model(input);
+    owned = load_model(path);
+    // As the planning scenes: the closure holds the object against the fingers alone, without gravity (a grasp is
+    // judged by force closure); --gravity keeps the model's, so the closure must also catch the falling object.
+    if (!r.flag("--gravity")) owned->opt.disableflags |= mjDSBL_GRAVITY;
+    const mjModel* mm = owned.get();
+    int object = -1;
+    try {
+      object = planner::mjcf_object(mm, r.get("--object", ""));
+    } catch (const std::invalid_argument& e) {
+      if (r.has("--object")) throw UsageError(std::string("--object: ") + e.what());
+      throw std::runtime_error(path + ": " + e.what());
+    }
+    try {
+      p = planner::mjcf_problem(mm, object);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(path + ": " + e.what());
+    }
+    oname = mj_id2name(mm, mjOBJ_BODY, object);
+    name = std::filesystem::path(path).stem().string();
+    scene_xml = including_scene(path);
+  } else {
+    if (r.flag("--gravity")) throw UsageError("--gravity: only for MODEL.xml (a scene description sets its gravity)");
+    SceneSpec spec = load_scene_spec(input);
+    int object = -1;
+    const std::string object_name = r.get("--object", "");
+    for (std::size_t i = 0; i < spec.objects.size(); ++i) {
+      if (object_name.empty() || spec.objects[i].name == object_name) {
+        if (object >= 0 && object_name.empty()) {
+          throw UsageError("the scene has several objects: name one with --object");
+        }
+        object = static_cast<int>(i);
       }
-      object = static_cast<int>(i);
     }
-  }
-  if (object < 0) {
-    throw UsageError(object_name.empty() ? "the scene has no object" : "--object: no object '" + object_name + "' in the scene");
-  }
-  spec.objects[static_cast<std::size_t>(object)].free = true;
-  if (r.has("--servo-kp")) {
-    const double kp = r.get_double("--servo-kp", 1, 1e-9, 1e9);
-    for (ActuatorSpec& a : spec.hand.actuators) {
-      a.type = ActuatorType::kPosition;
-      a.gain = kp;
-      a.ctrl_from_joint_range = true;
-      a.ctrllimited = false;
+    if (object < 0) {
+      throw UsageError(object_name.empty() ? "the scene has no object" : "--object: no object '" + object_name + "' in the scene");
     }
+    spec.objects[static_cast<std::size_t>(object)].free = true;
+    if (r.has("--servo-kp")) {
+      const double kp = r.get_double("--servo-kp", 1, 1e-9, 1e9);
+      for (ActuatorSpec& a : spec.hand.actuators) {
+        a.type = ActuatorType::kPosition;
+        a.gain = kp;
+        a.ctrl_from_joint_range = true;
+        a.ctrllimited = false;
+      }
+    }
+    name = spec.name;
+    const std::string dir = r.get("--out", "out/plan_" + name);
+    std::filesystem::create_directories(dir);
+    SceneWriteOptions wo;
+    wo.output_dir = dir;
+    BuiltScene built = build_scene(spec, wo);
+    owned = std::move(built.model);
+    scene_xml = built.xml;
+    oname = spec.objects[static_cast<std::size_t>(object)].name;
+    p = planner::default_problem(owned.get(), oname, planner::scene_closure_increments(owned.get(), spec));
   }
-  const std::string out = r.get("--out", "out/plan_" + spec.name);
+  const mjModel* m = owned.get();
+  const std::string out = r.get("--out", "out/plan_" + name);
   std::filesystem::create_directories(out);
-  SceneWriteOptions wo;
-  wo.output_dir = out;
-  const BuiltScene built = build_scene(spec, wo);
-  const mjModel* m = built.model.get();
-  const std::string& oname = spec.objects[static_cast<std::size_t>(object)].name;
-  const std::vector<double> increments = planner::scene_closure_increments(m, spec);
-  planner::PlanProblem p = planner::default_problem(m, oname, increments);
   apply_search_options(m, r, p);
   p.lateral = r.get_double("--lateral", p.lateral, 0.0, 10.0);
   p.duration = duration;
@@ -257,17 +318,12 @@ int cmd_plan(const Args& args) {
 
   write_file_atomically(out + "/ranked.csv", planner::ranked_csv(m, p, ranked));
   const planner::Evaluation& best = ranked.front();
-  write_file_atomically(out + "/scene.xml", with_keyframes(built.xml, best));
-  std::string qpos;
-  for (double v : best.qpos_final) {
-    char b[40];
-    std::snprintf(b, sizeof(b), "%.17g", v);
-    qpos += (qpos.empty() ? "" : ",") + std::string(b);
-  }
-  write_file_atomically(out + "/best_qpos.txt", qpos + "\n");
+  write_file_atomically(out + "/scene.xml", with_keyframes(scene_xml, best));
+  write_file_atomically(out + "/best_qpos.txt", join(best.qpos_final, ",") + "\n");
+  write_file_atomically(out + "/best_ctrl.txt", join(best.ctrl_final, ",") + "\n");
   const long fc = std::count_if(ranked.begin(), ranked.end(), [](const planner::Evaluation& e) { return e.force_closure; });
   std::ostringstream s;
-  s << "scene " << r.positional()[0] << ", object " << oname << ", " << p.hand.num_fingers() << " fingers, "
+  s << (mjcf ? "model " : "scene ") << input << ", object " << oname << ", " << p.hand.num_fingers() << " fingers, "
     << p.eigengrasps.S.cols() << " eigengrasps\n"
     << "grasp centre (" << p.frame.center.transpose() << ") m, approach axis (" << p.frame.axis.transpose() << ")\n"
     << ranked.size() << " candidates (" << opt.samples << " random + " << opt.chains << " x " << opt.steps
@@ -276,9 +332,22 @@ int cmd_plan(const Args& args) {
     << "best: id " << best.id << " (" << best.phase << "), score " << -best.energy << ", force closure "
     << (best.force_closure ? "yes" : "no") << ", epsilon " << best.epsilon << ", sigma_min " << best.sigma_min
     << ", " << best.contacts << " contacts on " << best.fingers_touching << " fingers\n"
-    << "re-check: mjhand analyze " << out << "/scene.xml --keyframe best --object " << oname << "\n"
-    << "re-simulate: mjhand analyze " << out << "/scene.xml --keyframe best_start --settle " << duration
-    << " --object " << oname << "\n";
+    << (mjcf ? "closure: ctrl ramps of the closing actuators" : "closure: the scene's hand_closure plugin");
+  if (mjcf) {
+    s << " (";
+    for (int a = 0, first = 1; a < m->nu; ++a) {
+      if (p.closure.sign[a] == 0) continue;
+      const char* an = mj_id2name(m, mjOBJ_ACTUATOR, a);
+      s << (first ? "" : ", ") << (an ? an : "#" + std::to_string(a)) << (p.closure.sign[a] > 0 ? " up" : " down");
+      first = 0;
+    }
+    s << ")";
+  }
+  s << "\nre-check: mjhand analyze " << out << "/scene.xml --keyframe best --object " << oname << "\n";
+  if (!mjcf) {
+    s << "re-simulate: mjhand analyze " << out << "/scene.xml --keyframe best_start --settle " << duration
+      << " --object " << oname << "\n";
+  }
   write_file_atomically(out + "/summary.txt", s.str());
   std::fputs(s.str().c_str(), stdout);
   if (pictures > 0) {

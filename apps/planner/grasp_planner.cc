@@ -90,6 +90,27 @@ Eigengrasps closure_eigengrasps(const mjModel* m, const std::vector<double>& inc
   return e;
 }
 
+Eigen::Vector3d finger_tip_point(const mjModel* m, const mjData* d, const HandModel& hand, int f) {
+  Eigen::Vector3d tip = Eigen::Vector3d::Zero();
+  int count = 0;
+  for (int b = 1; b < m->nbody; ++b) {
+    if (hand.finger_of_body[b] != f) continue;
+    bool leaf = true;
+    for (int c = 1; c < m->nbody; ++c) leaf = leaf && !(m->body_parentid[c] == b && hand.finger_of_body[c] == f);
+    if (!leaf) continue;
+    for (int g = 0; g < m->ngeom; ++g) {
+      if (m->geom_bodyid[g] != b) continue;
+      tip += Eigen::Map<const Eigen::Vector3d>(d->geom_xpos + 3 * g);
+      ++count;
+    }
+    if (m->body_geomnum[b] == 0) {
+      tip += Eigen::Map<const Eigen::Vector3d>(d->xpos + 3 * b);
+      ++count;
+    }
+  }
+  return tip / std::max(count, 1);
+}
+
 ApproachFrame hand_approach_frame(const mjModel* m, const HandModel& hand, const std::vector<double>& increments) {
   check_increments(m, increments);
   std::unique_ptr<mjData, void (*)(mjData*)> d(mj_makeData(m), mj_deleteData);
@@ -109,27 +130,12 @@ ApproachFrame hand_approach_frame(const mjModel* m, const HandModel& hand, const
     }
     mj_kinematics(m, d.get());
     for (int f = 0; f < nf; ++f) {
-      Eigen::Vector3d tip = Eigen::Vector3d::Zero();
-      int count = 0;
-      for (int b = 1; b < m->nbody; ++b) {
-        if (hand.finger_of_body[b] != f) continue;
-        if (level == 0 && hand.finger_of_body[m->body_parentid[b]] != f) {
+      tips += finger_tip_point(m, d.get(), hand, f);
+      for (int b = 1; b < m->nbody && level == 0; ++b) {
+        if (hand.finger_of_body[b] == f && hand.finger_of_body[m->body_parentid[b]] != f) {
           roots += Eigen::Map<const Eigen::Vector3d>(d->xpos + 3 * b);
         }
-        bool leaf = true;
-        for (int c = 1; c < m->nbody; ++c) leaf = leaf && !(m->body_parentid[c] == b && hand.finger_of_body[c] == f);
-        if (!leaf) continue;
-        for (int g = 0; g < m->ngeom; ++g) {
-          if (m->geom_bodyid[g] != b) continue;
-          tip += Eigen::Map<const Eigen::Vector3d>(d->geom_xpos + 3 * g);
-          ++count;
-        }
-        if (m->body_geomnum[b] == 0) {
-          tip += Eigen::Map<const Eigen::Vector3d>(d->xpos + 3 * b);
-          ++count;
-        }
       }
-      tips += tip / std::max(count, 1);
     }
   }
   ApproachFrame f;
@@ -157,6 +163,13 @@ std::vector<double> scene_closure_increments(const mjModel* m, const SceneSpec& 
 }
 
 PlanProblem default_problem(const mjModel* m, const std::string& object, const std::vector<double>& increments) {
+  PlanProblem p = problem_box(m, object);
+  p.eigengrasps = closure_eigengrasps(m, increments);
+  p.frame = hand_approach_frame(m, p.hand, increments);
+  return p;
+}
+
+PlanProblem problem_box(const mjModel* m, const std::string& object) {
   PlanProblem p;
   p.object_body = mj_name2id(m, mjOBJ_BODY, object.c_str());
   if (p.object_body <= 0) throw std::invalid_argument("planner: no object body '" + object + "' in the model");
@@ -164,8 +177,6 @@ PlanProblem default_problem(const mjModel* m, const std::string& object, const s
     throw std::invalid_argument("planner: the object '" + object + "' must have exactly one free joint");
   }
   p.hand = infer_hand_structure(m, p.object_body);  // as mjhand analyze and batch: palm contacts are in G
-  p.eigengrasps = closure_eigengrasps(m, increments);
-  p.frame = hand_approach_frame(m, p.hand, increments);
   double radius = 0;
   for (int g = 0; g < m->ngeom; ++g) {
     if (m->geom_bodyid[g] == p.object_body) radius = std::max(radius, m->geom_rbound[g]);
@@ -223,6 +234,15 @@ void apply_preshape(const mjModel* m, const Eigengrasps& e, const Eigen::Ref<con
     if (m->jnt_limited[j]) v = std::clamp(v, m->jnt_range[2 * j], m->jnt_range[2 * j + 1]);
     qpos[m->jnt_qposadr[j]] = v;
   }
+}
+
+double closure_ctrl(const mjModel* m, const CtrlClosure& c, int actuator, double hold, double t, double duration) {
+  const double sign = c.sign[actuator];
+  if (sign == 0) return hold;
+  const double* range = m->actuator_ctrlrange + 2 * actuator;
+  const double end = m->actuator_ctrllimited[actuator] ? (sign > 0 ? range[1] : range[0]) : hold + sign;
+  const double share = c.ramp * duration > 0 ? std::min(1.0, t / (c.ramp * duration)) : 1.0;
+  return hold + share * (end - hold);
 }
 
 double grasp_energy(const Evaluation& e, int fingers, double distance_scale) {
@@ -306,13 +326,28 @@ void Evaluator::evaluate(const PlanProblem& p, const Eigen::Ref<const Eigen::Vec
   const Eigen::Vector3d start(d->qpos[adr], d->qpos[adr + 1], d->qpos[adr + 2]);
   if (e.status == "ok") {
     const long steps = std::lround(p.duration / m->opt.timestep);
-    for (long s = 0; s < steps; ++s) mj_step(m, d);
+    if (p.closure.active()) {
+      // Hold values at the pre-shape: a length target at the actuator's length there, a motor at 0.
+      std::vector<double>& hold = hold_;
+      hold.assign(d->actuator_length, d->actuator_length + m->nu);
+      for (int a = 0; a < m->nu; ++a) {
+        if (!p.closure.position[a]) hold[a] = 0;
+        if (m->actuator_ctrllimited[a]) hold[a] = std::clamp(hold[a], m->actuator_ctrlrange[2 * a], m->actuator_ctrlrange[2 * a + 1]);
+      }
+      for (long s = 0; s < steps; ++s) {
+        for (int a = 0; a < m->nu; ++a) d->ctrl[a] = closure_ctrl(m, p.closure, a, hold[a], s * m->opt.timestep, p.duration);
+        mj_step(m, d);
+      }
+    } else {
+      for (long s = 0; s < steps; ++s) mj_step(m, d);
+    }
     bool finite = true;
     for (int i = 0; i < m->nq; ++i) finite = finite && std::isfinite(d->qpos[i]);
     if (!finite || d->warning[mjWARN_BADQACC].number > 0) e.status = "diverged";
     mj_forward(m, d);
   }
   e.qpos_final.assign(d->qpos, d->qpos + m->nq);
+  e.ctrl_final.assign(d->ctrl, d->ctrl + m->nu);
   if (e.status == "ok") {
     grasp_metrics(m, d, p, e);
     e.object_shift = (Eigen::Map<const Eigen::Vector3d>(d->qpos + adr) - start).norm();

@@ -39,6 +39,10 @@ struct Eigengrasps {
 // increments: one per actuator (the scene's closure increments; 0 = not a closing joint).
 Eigengrasps closure_eigengrasps(const mjModel* m, const std::vector<double>& increments);
 
+// Finger f's tip point in d (after mj_kinematics): the mean of the geom centres of its leaf bodies (a leaf without
+// geoms: its origin).
+Eigen::Vector3d finger_tip_point(const mjModel* m, const mjData* d, const HandModel& hand, int f);
+
 // Where the hand grasps: a centre C (world) and the unit approach axis a pointing from the palm toward C. The object
 // centre is placed at C + standoff a + lateral_1 b1 + lateral_2 b2 (b1, b2 orthonormal, perpendicular to a).
 struct ApproachFrame {
@@ -51,8 +55,22 @@ struct ApproachFrame {
 // to its limit in its closing direction), a = C minus the mean of the finger root bodies' positions (normalised).
 ApproachFrame hand_approach_frame(const mjModel* m, const HandModel& hand, const std::vector<double>& increments);
 
-// What is planned for: the model (a grasp scene with contact_detection + hand_closure and a free object), its object,
-// the pre-shape space and the search box of the pose parameters.
+// Closing a hand through its own actuators' ctrl, for any MJCF hand without mjhand's hand_closure plugin
+// (mjcf_problem.h): each closing actuator's ctrl ramps from its hold value at the pre-shape to the closing end of its
+// ctrlrange over the first `ramp` share of the duration, then stays there while the grasp settles.
+struct CtrlClosure {
+  std::vector<double> sign;    // per actuator: +1 rising ctrl closes the hand, -1 falling ctrl does, 0 holds
+  std::vector<char> position;  // per actuator: 1 when ctrl is a length target (held at the pre-shape's length), else
+                               // held at 0 (a motor)
+  double ramp = 0.6;
+  bool active() const { return !sign.empty(); }
+};
+
+// The ctrl of closure c at simulated time t of a candidate lasting `duration`, from the hold values (per actuator).
+double closure_ctrl(const mjModel* m, const CtrlClosure& c, int actuator, double hold, double t, double duration);
+
+// What is planned for: the model (a grasp scene with contact_detection + hand_closure and a free object, or any MJCF
+// hand with a free object closed by ctrl), its object, the pre-shape space and the search box of the pose parameters.
 struct PlanProblem {
   int object_body = -1;
   HandModel hand;
@@ -63,6 +81,7 @@ struct PlanProblem {
   double duration = 0.3;                       // simulated closure + settling [s]
   double max_initial_penetration = 1e-3;       // [m] deeper hand-object overlap at the start: candidate illegal
   double distance_scale = 0.05;                // D [m] of the contact-distance energy term (the object's size)
+  CtrlClosure closure;                         // inactive: the scene's own plugins close the hand
 };
 
 // The closure increment of every actuator of a scene built from spec (grasp.increment, or its per-actuator list).
@@ -73,6 +92,9 @@ std::vector<double> scene_closure_increments(const mjModel* m, const SceneSpec& 
 // model's moving roots, closure eigengrasps, the hand's approach frame, standoff -1.5 R..1.5 R and lateral R with R the
 // object's bounding radius (largest geom_rbound of its geoms), D = R. Throws std::invalid_argument naming what is wrong.
 PlanProblem default_problem(const mjModel* m, const std::string& object, const std::vector<double>& increments);
+
+// default_problem without the pre-shape space and the approach frame: the object, the hand and the search box.
+PlanProblem problem_box(const mjModel* m, const std::string& object);
 
 // Parameter vector layout (k = eigengrasp count).
 inline constexpr int kPoseParams = 6;  // azimuth, sin_elevation, roll [rad, 1, rad], standoff, lateral_1, lateral_2 [m]
@@ -105,6 +127,7 @@ struct Evaluation {
   int contacts = 0, other_contacts = 0, fingers_touching = 0;
   std::vector<int> finger_contacts;  // per finger
   std::vector<double> qpos_start, qpos_final;
+  std::vector<double> ctrl_final;  // d->ctrl at the end (what holds the grasp)
 };
 
 // Energy of a legal evaluation (GraspIt!'s contact + quality energy, our weights):
@@ -131,6 +154,7 @@ class Evaluator {
  private:
   const mjModel* m_ = nullptr;
   mjData* d_ = nullptr;
+  std::vector<double> hold_;  // CtrlClosure's hold values (sized once per evaluator)
 };
 
 // Final-state grasp metrics of d (after mj_forward) into e: contacts per finger, normal force, sigma_min, epsilon and

@@ -238,3 +238,26 @@ TEST_CASE("controller stability: the loop's inverse inertia is J M^-1 m^T from m
   CHECK(!explicit_loop_diverges(loop));
   CHECK(max_stable_kp(loop) > 8 * loop.kp);
 }
+
+TEST_CASE("controller stability: the maker's kp = 10 with joint damping 1 at 2 ms is accepted and bounded (issue 31)",
+          "[controllers][stability]") {
+  // The light link (I ~ 1.7e-6 kg m^2): h^2 kp / I = 23, refused without damping; MuJoCo's Euler integrates the joint
+  // damping implicitly, which raises the limit to 4 I + 2 h c = 0.004 against h^2 kp = 4e-5, so it is stable.
+  const std::string undamped = posture_link(10, 0);
+  CHECK_THAT(mjhand_test::attach_error(undamped), Catch::Contains("diverge at timestep"));
+  std::string damped = undamped;
+  const std::string joint = "<joint name=\"q\" axis=\"0 0 1\"/>";
+  REQUIRE(damped.find(joint) != std::string::npos);
+  damped.replace(damped.find(joint), joint.size(), "<joint name=\"q\" axis=\"0 0 1\" damping=\"1\"/>");
+  REQUIRE(mjhand_test::attach_error(damped).empty());
+  auto m = mjhand_test::load_xml_string(damped);
+  auto d = make_data(m.get());
+  d->qpos[0] = 0.05;
+  double peak = 0;
+  for (int i = 0; i < 2000; ++i) {
+    mj_step(m.get(), d.get());
+    peak = std::max(peak, std::abs(d->qpos[0]));
+  }
+  CHECK(peak <= 0.05);  // overdamped: it creeps back to 0 without overshoot
+  CHECK(std::isfinite(d->qpos[0]));
+}

@@ -160,3 +160,16 @@ def test_python_m_mjhand_finds_packaged_models_by_name(tmp_path):
     r = subprocess.run([sys.executable, "-m", "mjhand", "analyze", "nope.xml"], capture_output=True, text=True,
                        timeout=60, cwd=tmp_path)
     assert r.returncode == 1 and "(the mjhand package's models)" in r.stderr, r.stderr
+
+
+def test_python_m_mjhand_plans_a_grasp_of_a_packaged_mjcf_hand(tmp_path):
+    """`python -m mjhand plan real/allegro_scene.xml` (issue 31): any MJCF hand with a free object, by name, from any
+    folder; exit 0 means a force-closure grasp was found, and its keyframe loads in MuJoCo with mjhand's plugins."""
+    r = subprocess.run([sys.executable, "-m", "mjhand", "plan", "real/allegro_scene.xml", "--samples", "16", "--chains",
+                        "1", "--steps", "4", "--jobs", "1", "--quiet", "--out", str(tmp_path / "plan")],
+                       capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "force closure yes" in r.stdout
+    m = mujoco.MjModel.from_xml_path(str(tmp_path / "plan" / "scene.xml"))
+    assert m.key("best").ctrl.shape == (m.nu,)
+    assert [float(v) for v in (tmp_path / "plan" / "best_ctrl.txt").read_text().split(",")] == list(m.key("best").ctrl)
