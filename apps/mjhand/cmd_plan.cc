@@ -46,7 +46,7 @@ void print_help() {
       "--samples random candidates, then --chains simulated-annealing chains of --steps steps (GraspIt!'s schedule)\n"
       "from the best ones. Deterministic by --seed: the same seed gives the same CSV for any --jobs.\n"
       "Writes DIR/ranked.csv, DIR/scene.xml (the scene with keyframes best_start and best; for MODEL.xml a file\n"
-      "that includes it), DIR/best_qpos.txt, DIR/best_ctrl.txt, DIR/summary.txt; with --pictures N,\n"
+      "that includes it), DIR/best_qpos.txt, DIR/best_ctrl.txt (MODEL.xml), DIR/summary.txt; with --pictures N,\n"
       "DIR/best_<rank>.png. Exit 0 with a force-closure grasp, 3 without.\n\n"
       "options:\n"
       "  --out DIR             output directory (default out/plan_<scene name>)\n"
@@ -94,12 +94,13 @@ std::string join(const std::vector<double>& v, const char* sep = " ") {
 }
 
 // The written scene plus keyframes best_start (the candidate's pre-shape and object pose) and best (its final state).
-std::string with_keyframes(const std::string& xml, const planner::Evaluation& best) {
+// ctrl: the best grasp's final ctrl for the `best` keyframe (an MJCF hand's servo targets), or none.
+std::string with_keyframes(const std::string& xml, const planner::Evaluation& best, bool ctrl) {
   const std::size_t end = xml.rfind("</mujoco>");
   if (end == std::string::npos) throw std::runtime_error("plan: the built scene has no </mujoco>");
   return xml.substr(0, end) + "  <keyframe>\n    <key name=\"best_start\" qpos=\"" + join(best.qpos_start) +
          "\"/>\n    <key name=\"best\" qpos=\"" + join(best.qpos_final) + "\"" +
-         (best.ctrl_final.empty() ? "" : " ctrl=\"" + join(best.ctrl_final) + "\"") + "/>\n  </keyframe>\n" +
+         (ctrl ? " ctrl=\"" + join(best.ctrl_final) + "\"" : "") + "/>\n  </keyframe>\n" +
          xml.substr(end);
 }
 
@@ -226,8 +227,7 @@ int cmd_plan(const Args& args) {
   // The problem: a scene description built here (its hand_closure plugin closes the hand), or any MJCF scene closed
   // through its own actuators (planner/mjcf_problem.h).
   const std::string input = r.positional()[0];
-  const bool mjcf = input.size() > 4 && (input.compare(input.size() - 4, 4, ".xml") == 0 ||
-                                         input.compare(input.size() - 4, 4, ".mjb") == 0);
+  const bool mjcf = input.size() > 4 && input.compare(input.size() - 4, 4, ".xml") == 0;
   ModelPtr owned;
   std::string scene_xml, name, oname;
   planner::PlanProblem p;
@@ -318,9 +318,9 @@ int cmd_plan(const Args& args) {
 
   write_file_atomically(out + "/ranked.csv", planner::ranked_csv(m, p, ranked));
   const planner::Evaluation& best = ranked.front();
-  write_file_atomically(out + "/scene.xml", with_keyframes(scene_xml, best));
+  write_file_atomically(out + "/scene.xml", with_keyframes(scene_xml, best, p.closure.active()));
   write_file_atomically(out + "/best_qpos.txt", join(best.qpos_final, ",") + "\n");
-  write_file_atomically(out + "/best_ctrl.txt", join(best.ctrl_final, ",") + "\n");
+  if (p.closure.active()) write_file_atomically(out + "/best_ctrl.txt", join(best.ctrl_final, ",") + "\n");
   const long fc = std::count_if(ranked.begin(), ranked.end(), [](const planner::Evaluation& e) { return e.force_closure; });
   std::ostringstream s;
   s << (mjcf ? "model " : "scene ") << input << ", object " << oname << ", " << p.hand.num_fingers() << " fingers, "

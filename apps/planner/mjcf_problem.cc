@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include <mjhand/grasp/hand_structure.h>
+#include <mjhand/io/model_io.h>
 
 namespace mjhand::planner {
 
@@ -98,19 +99,31 @@ int mjcf_object(const mjModel* m, const std::string& name) {
     if (!free(b)) throw std::invalid_argument("the object '" + name + "' must have exactly one free joint");
     return b;
   }
-  // Free bodies that carry no actuated joint below them: a free-floating hand base is not an object.
+  // Free bodies below which no actuator acts (any transmission: its moment at qpos0): a free-floating hand base is
+  // not an object.
+  DataOwner d(mj_makeData(m), mj_deleteData);
+  if (!d) throw std::runtime_error("planner: out of memory for an mjData");
+  mj_kinematics(m, d.get());
+  mj_comPos(m, d.get());
+  mj_tendon(m, d.get());
+  mj_transmission(m, d.get());
+  std::vector<char> actuated(m->nbody, 0);  // a body with an actuated dof, and its ancestors
+  for (int a = 0; a < m->nu; ++a) {
+    for (int k = 0; k < d->moment_rownnz[a]; ++k) {
+      const int adr = d->moment_rowadr[a] + k;
+      if (d->actuator_moment[adr] == 0) continue;
+      for (int c = m->dof_bodyid[d->moment_colind[adr]]; c > 0; c = m->body_parentid[c]) actuated[c] = 1;
+    }
+  }
   std::vector<int> candidates;
   for (int b = 1; b < m->nbody; ++b) {
-    if (!free(b)) continue;
-    bool actuated = false;
-    for (int a = 0; a < m->nu && !actuated; ++a) {
-      const int t = m->actuator_trntype[a];
-      if (t != mjTRN_JOINT && t != mjTRN_JOINTINPARENT) continue;
-      for (int c = m->jnt_bodyid[m->actuator_trnid[2 * a]]; c > 0 && !actuated; c = m->body_parentid[c]) actuated = c == b;
-    }
-    if (!actuated) candidates.push_back(b);
+    if (free(b) && !actuated[b]) candidates.push_back(b);
   }
-  if (candidates.size() == 1) return candidates[0];
+  if (candidates.size() == 1) {
+    const char* n = mj_id2name(m, mjOBJ_BODY, candidates[0]);
+    if (!n || !*n) throw std::invalid_argument("the object (body #" + std::to_string(candidates[0]) + ") has no name; name it");
+    return candidates[0];
+  }
   std::string names;
   for (int b : candidates) names += " '" + body_name(m, b) + "'";
   throw std::invalid_argument(candidates.empty() ? "the model has no free-jointed body to grasp"
@@ -119,6 +132,8 @@ int mjcf_object(const mjModel* m, const std::string& name) {
 }
 
 PlanProblem mjcf_problem(const mjModel* m, int object) {
+  // One control and one force per actuator (MuJoCo 4's multi-input actuators, e.g. <pid>, are not closed by ramps).
+  if (const std::string problem = multi_io_actuator_problem(m); !problem.empty()) throw std::invalid_argument(problem);
   const std::string name = body_name(m, object);
   const HandModel hand = infer_hand_structure(m, object);  // the same as problem_box's
   const ActuatorProbe probe = probe_actuators(m, hand);
@@ -131,11 +146,20 @@ PlanProblem mjcf_problem(const mjModel* m, int object) {
     const int t = m->actuator_trntype[a];
     joint_driven = joint_driven || (probe.sign[a] != 0 && (t == mjTRN_JOINT || t == mjTRN_JOINTINPARENT));
   }
-  // The search box, the approach frame from the closing signs, closure_eigengrasps where joints are driven.
+  // The search box, the approach frame and closure_eigengrasps from the joints' closing directions (a ctrl direction
+  // times the gear's sign: taken from the probed motion), the probed motion itself where no joint is driven.
+  std::vector<double> joint_sign(m->nu, 0.0);
+  for (int a = 0; a < m->nu; ++a) {
+    const int t = m->actuator_trntype[a];
+    if (probe.sign[a] == 0 || (t != mjTRN_JOINT && t != mjTRN_JOINTINPARENT)) continue;
+    const int adr = m->jnt_qposadr[m->actuator_trnid[2 * a]];
+    const double dq = probe.closing_qpos[a][adr] - m->qpos0[adr];
+    joint_sign[a] = dq > 0 ? 1.0 : dq < 0 ? -1.0 : 0.0;
+  }
   PlanProblem p = problem_box(m, name);
-  p.frame = hand_approach_frame(m, p.hand, probe.sign);
+  p.frame = hand_approach_frame(m, p.hand, joint_sign);
   if (joint_driven) {
-    p.eigengrasps = closure_eigengrasps(m, probe.sign);
+    p.eigengrasps = closure_eigengrasps(m, joint_sign);
   } else {
     // One "close" column: the probed closing motion (closing end minus qpos0) on the hand's hinge and slide joints.
     Eigengrasps e;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <mjhand/util/implicit_pd.h>
 #include <mjhand/util/numbers.h>
 
 namespace mjhand {
@@ -47,6 +48,7 @@ PidController::PidController(Options o) : opt_(std::move(o)) {
   }
   if (!(opt_.period > 0)) throw std::invalid_argument("pid: period must be positive");
   if (!(opt_.tf >= 0)) throw std::invalid_argument("pid: tf must be >= 0");
+  if (opt_.implicit && opt_.tf != 0) throw std::invalid_argument("pid: implicit needs tf = 0");
   if (opt_.dac_bits < 0 || opt_.dac_bits > 32) throw std::invalid_argument("pid: dac_bits in [0, 32]");
   if (!(opt_.encoder_cpr >= 0)) throw std::invalid_argument("pid: encoder_cpr must be >= 0");
 }
@@ -92,7 +94,7 @@ double PidController::condition_output(int j, double u) const {
   return u;
 }
 
-void PidController::sample(const mjModel* m, const mjData* d, mjtNum* s) const {
+void PidController::sample(const mjModel* m, mjData* d, mjtNum* s) const {
   const double T = opt_.period;
   const bool first = s[2] < 2;  // s[2]: samples taken, capped at 2; committed values exist from the second on
   for (size_t jj = 0; jj < opt_.joints.size(); ++jj) {
@@ -107,7 +109,12 @@ void PidController::sample(const mjModel* m, const mjData* d, mjtNum* s) const {
     const double x = opt_.derivative == Derivative::kError ? e : -y;
     const double x_prev = first ? x : js[kXc];  // no derivative kick on the very first sample
     // Backward-Euler discretisation of kd s / (tf s + 1); tf = 0 gives eq 25's Kd (1 - z^-1) with Kd = kd / T.
-    const double D = (opt_.tf * js[kDc] + opt_.kd[j] * (x - x_prev)) / (opt_.tf + T);
+    double D = (opt_.tf * js[kDc] + opt_.kd[j] * (x - x_prev)) / (opt_.tf + T);
+    if (opt_.implicit) {  // P and D backward Euler on the measured coordinate (tf = 0): pd = kp e + D below
+      const int tendon = opt_.tendons.empty() ? -1 : opt_.tendons[j];
+      const double w = actuator_inverse_inertia(m, d, opt_.actuators[j], tendon >= 0 ? -1 : opt_.joints[j], tendon);
+      D = implicit_pd_force(opt_.kp[j], opt_.kd[j], T, w, -e, -(x - x_prev) / T) - opt_.kp[j] * e;
+    }
     // Eq 25's Ki / (1 - z^-1) with Ki = ki T: the integral includes the current error.
     double I = js[kIc] + opt_.ki[j] * T * e;
     double u = opt_.kp[j] * e + I + D;
@@ -160,7 +167,7 @@ void PidController::compute(const mjModel* m, mjData* d, mjtNum* s) const {
   }
 }
 
-void PidController::commit_and_sample(const mjModel* m, const mjData* d, mjtNum* s, double instant) const {
+void PidController::commit_and_sample(const mjModel* m, mjData* d, mjtNum* s, double instant) const {
   if (s[2] > 0) {
     for (size_t j = 0; j < opt_.joints.size(); ++j) {
       mjtNum* js = s + kHeader + kPerJoint * j;

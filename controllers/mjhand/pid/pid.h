@@ -33,6 +33,10 @@ class PidController {
     int dac_bits = 0;           // n-bit D/A over [u_min, u_max]; 0 = off
     double encoder_cpr = 0.0;   // encoder counts per revolution of the joint; 0 = off
     double fault_ctrl = 0.0;    // ctrl written after a fault (0 V = motor off)
+    // Backward Euler on the P and D terms over the measured coordinate (core/mjhand/util/implicit_pd.h): stable at
+    // any gain where the explicit output diverges on a light link; needs tf = 0 and (the plugin checks) period =
+    // timestep. u = (kp e + (kd + T kp) de/dt) / (1 + T (kd + T kp) w) + I, w = J_y M^-1 m_a^T at the sample.
+    bool implicit = false;
   };
   explicit PidController(Options options);
 
@@ -65,8 +69,8 @@ class PidController {
   const Options& options() const { return opt_; }
 
  private:
-  void sample(const mjModel* m, const mjData* d, mjtNum* state) const;
-  void commit_and_sample(const mjModel* m, const mjData* d, mjtNum* state, double instant) const;
+  void sample(const mjModel* m, mjData* d, mjtNum* state) const;
+  void commit_and_sample(const mjModel* m, mjData* d, mjtNum* state, double instant) const;
   Options opt_;
 };
 

@@ -7,7 +7,7 @@
 //   RK4          four evaluations, every force explicit, the plugin's force recomputed at each stage
 // The step is a linear map on (y, y'); it diverges when its spectral radius exceeds 1. That radius is computed here
 // from the map itself (one step applied to a basis), so the verdict is exact for a single degree of freedom and is
-// checked against MuJoCo on a grid (tests/core/util/test_explicit_stability.cc). A 5 g finger link without armature
+// checked against MuJoCo on a grid (tests/plugin/host/test_stability_grid.cc). A 5 g finger link without armature
 // has I ~ 1e-6 kg m^2: gains sized for a 100 g link are far over the limit there.
 #pragma once
 

@@ -119,14 +119,15 @@ double spectral_radius(Eigen::MatrixXd A) {
   double log_rho = 0, weight = 1;
   for (int k = 0; k < 40; ++k) {
     const double norm = A.norm();
+    if (!std::isfinite(norm)) return std::numeric_limits<double>::infinity();  // NaN too: never "stable"
     if (!(norm > 0)) return 0;
-    if (!std::isfinite(norm)) return std::numeric_limits<double>::infinity();
     log_rho += weight * std::log(norm);
     A /= norm;
     A = A * A;
     weight /= 2;
   }
   const double norm = A.norm();
+  if (!std::isfinite(norm)) return std::numeric_limits<double>::infinity();
   return norm > 0 ? std::exp(log_rho + weight * std::log(norm)) : 0.0;
 }
 

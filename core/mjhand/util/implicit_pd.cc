@@ -4,7 +4,7 @@
 
 namespace mjhand {
 
-double actuator_inverse_inertia(const mjModel* m, mjData* d, int actuator) {
+double actuator_inverse_inertia(const mjModel* m, mjData* d, int actuator, int joint, int tendon) {
   mark_stack(d);
   mjtNum* row = mj_stackAllocNum(d, m->nv);
   mjtNum* col = mj_stackAllocNum(d, m->nv);
@@ -14,7 +14,17 @@ double actuator_inverse_inertia(const mjModel* m, mjData* d, int actuator) {
     row[d->moment_colind[adr]] = d->actuator_moment[adr];
   }
   mj_solveM(m, d, col, row, 1);
-  const double w = mju_dot(row, col, m->nv);
+  double w = 0;
+  if (joint >= 0) {
+    w = col[m->jnt_dofadr[joint]];
+  } else if (tendon >= 0) {
+    for (int k = 0; k < m->ten_J_rownnz[tendon]; ++k) {
+      const int adr = m->ten_J_rowadr[tendon] + k;
+      w += d->ten_J[adr] * col[m->ten_J_colind[adr]];
+    }
+  } else {
+    w = mju_dot(row, col, m->nv);
+  }
   free_stack(d);
   return w;
 }

@@ -17,8 +17,9 @@ inline double implicit_pd_force(double kp, double kd, double h, double w, double
   return -(kp * e + c * rate) / (1.0 + h * c * w);
 }
 
-// w = m_a M^-1 m_a^T of actuator a at d's state, from MuJoCo's factorisation (mj_factorM ran in the position stage)
-// and the actuator's moment row, on mjData's stack (no allocation).
-double actuator_inverse_inertia(const mjModel* m, mjData* d, int actuator);
+// w = J_y M^-1 m_a^T of actuator a's force on y = joint `joint` (>= 0), else tendon `tendon` (>= 0), else the
+// actuator's own length (J_y = m_a), at d's state: MuJoCo's factorisation (mj_factorM ran in the position stage),
+// the actuator's moment row and the tendon Jacobian, on mjData's stack (no allocation).
+double actuator_inverse_inertia(const mjModel* m, mjData* d, int actuator, int joint = -1, int tendon = -1);
 
 }  // namespace mjhand

@@ -113,6 +113,12 @@ std::unique_ptr<Plugin> make_pid_plugin(const mjModel* m, const Config& cfg) {
                            std::to_string(m->opt.timestep) + " s");
   }
   o.tf = cfg.get_double_or("tf", 0.0, 0.0, 1e6);
+  o.implicit = cfg.get_choice_or("integration", "explicit", {"explicit", "implicit"}) == "implicit";
+  if (o.implicit && std::abs(o.period - m->opt.timestep) > 1e-9 * m->opt.timestep) {
+    cfg.fail("integration", "implicit needs period = the model timestep (" + std::to_string(m->opt.timestep) +
+                                " s), got " + std::to_string(o.period) + " s");
+  }
+  if (o.implicit && o.tf != 0) cfg.fail("integration", "implicit needs tf = 0 (no derivative filter)");
   o.derivative = cfg.get_choice_or("derivative", "error", {"error", "measurement"}) == "error"
                      ? PidController::Derivative::kError
                      : PidController::Derivative::kMeasurement;
@@ -138,15 +144,25 @@ std::unique_ptr<Plugin> make_pid_plugin(const mjModel* m, const Config& cfg) {
       const int a = o.actuators[j];
       if (m->actuator_plugin[a] != cfg.native_instance()) continue;
       const int tendon = o.tendons.empty() ? -1 : o.tendons[j];
-      loops.push_back(actuator_pd(m, a, o.joints[j], tendon, o.kp[j], o.kd[j],
-                                  "actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " on " +
-                                      (tendon >= 0 ? "tendon " + object_label(m, mjOBJ_TENDON, tendon)
-                                                   : "joint " + object_label(m, mjOBJ_JOINT, o.joints[j]))));
+      ExplicitPd loop = actuator_pd(m, a, o.joints[j], tendon, o.kp[j], o.kd[j],
+                                    "actuator " + object_label(m, mjOBJ_ACTUATOR, a) + " on " +
+                                        (tendon >= 0 ? "tendon " + object_label(m, mjOBJ_TENDON, tendon)
+                                                     : "joint " + object_label(m, mjOBJ_JOINT, o.joints[j])));
+      if (o.implicit) {  // the backward-Euler output is a PD with these gains at qpos0 (util/implicit_pd.h)
+        const double h = m->opt.timestep, c = o.kd[j] + h * o.kp[j];
+        const double w = actuator_loop_inverse_inertia_qpos0(m, a, tendon >= 0 ? -1 : o.joints[j], tendon);
+        loop.kp = o.kp[j] / (1 + h * c * w);
+        loop.kd = c / (1 + h * c * w);
+        loop.label += " (integration=implicit: its effective gains)";
+      }
+      loops.push_back(std::move(loop));
     }
     // Sampled at t and t + h, held between (RK4's middle stages), D from the sampled difference (eq 25).
-    const std::string problem = explicit_loops_problem(m, loops, ForceTiming::kPidSamples, "(force per unit)",
-                                                       "(force s per unit)",
-                                                       "add armature or joint damping, or shorten the timestep");
+    const std::string problem = explicit_loops_problem(
+        m, loops, ForceTiming::kPidSamples, "(force per unit)", "(force s per unit)",
+        o.implicit ? "shorten the timestep or use another integrator than RK4"
+                   : "use integration=implicit (period = timestep, tf = 0), add armature or joint damping, or shorten "
+                     "the timestep");
     if (!problem.empty()) cfg.fail("kp", problem);
   }
   return std::make_unique<ControllerPlugin<PidController>>(std::move(o));
@@ -158,7 +174,7 @@ PluginType pid_plugin_type() {
   type.summary = "digital PID joint controller: own sample period, zero-order hold, anti-windup, D/A + encoder";
   type.factory = make_pid_plugin;
   type.keys = {"joints", "actuators", "setpoint", "kp", "ki", "kd", "period", "tf", "derivative", "u_min", "u_max",
-               "dac_bits", "encoder_cpr", "fault_ctrl"};
+               "dac_bits", "encoder_cpr", "fault_ctrl", "integration"};
   type.capabilities = kCapControl;
   return type;
 }

@@ -5,6 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <Eigen/Core>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -83,6 +87,19 @@ TEST_CASE("planner on MJCF: each real hand gets a force-closure grasp that analy
     const std::size_t fc = a.output.find("\"force_closure\":");
     REQUIRE(fc != std::string::npos);
     CHECK(a.output.substr(fc, 21) == "\"force_closure\": true");
+    // The keyframe's ctrl holds the grasp: from keyframe best, 0.3 s more in MuJoCo (gravity off, as planned), the
+    // object stays in the hand.
+    const mjhand::ModelPtr w = mjhand::load_model(out + "/scene.xml");
+    w->opt.disableflags |= mjDSBL_GRAVITY;
+    mjhand::DataPtr d = mjhand::make_data(w.get());
+    mj_resetDataKeyframe(w.get(), d.get(), mj_name2id(w.get(), mjOBJ_KEY, "best"));
+    mj_forward(w.get(), d.get());
+    const int body = mj_name2id(w.get(), mjOBJ_BODY, h.object);
+    const Eigen::Vector3d before = Eigen::Map<const Eigen::Vector3d>(d->xpos + 3 * body);
+    for (int k = 0; k < std::lround(0.3 / w->opt.timestep); ++k) mj_step(w.get(), d.get());
+    const double moved = (Eigen::Map<const Eigen::Vector3d>(d->xpos + 3 * body) - before).norm();
+    std::printf("plan %s: the object moves %.3g mm in 0.3 s from keyframe best\n", h.scene, 1e3 * moved);
+    CHECK(moved < 2e-3);
   }
 }
 

@@ -69,7 +69,7 @@ TEST_CASE("coupling_inverse_inertia equals J M^-1 J^T from mj_fullM", "[coupling
 TEST_CASE("an explicit coupling spring beyond its stability limit is refused with the inertia and the limit",
           "[coupling][stability]") {
   // The BERUL gains (k = 5, b = 0.01, docs/berul-coupling.md) on links 20x lighter and without armature:
-  // (h^2 k + 2 h b) / I is ~50 > 4. The message names instance, key, inertia and the way out.
+  // (h^2 k + 2 h b) / I is ~300 > 4 (I = 2e-7 kg m^2). The message names instance, key, inertia and the way out.
   const std::string err = mjhand_test::attach_error(light_finger(key("stiffness", "5") + key("damping", "0.01")));
   CHECK_THAT(err, Catch::Contains("'c'") && Catch::Contains("stiffness") && Catch::Contains("inertia 1.972e-07 at qpos0 (with armature)") &&
                       Catch::Contains("diverge at timestep") && Catch::Contains("integration=implicit"));

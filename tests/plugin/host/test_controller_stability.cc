@@ -1,7 +1,7 @@
 // Controller plugins on light links (issue 18, point 5; issue 31): pid (its own actuators) and the servo instances
 // (posture, hand_closure) refuse explicit gains where MuJoCo's semi-implicit Euler step diverges, h^2 kp / I +
 // 2 h kd / I < 4 without damping (core/mjhand/util/explicit_stability.h; the grid against MuJoCo with damping,
-// armature and every integrator is tests/core/util/test_explicit_stability.cc). Checked against an independent simulation: the same PD
+// armature and every integrator is tests/plugin/host/test_stability_grid.cc). Checked against an independent simulation: the same PD
 // written by hand on qfrc_applied of the plugin-free finger stays bounded just below the limit 4 and diverges just
 // above it; the pid plugin's motion equals that hand-written PD; the inverse inertia against mj_fullM.
 #include <catch2/catch.hpp>

@@ -1,5 +1,6 @@
 // The load-time stability verdict against MuJoCo itself (issue 31): a light hinge link driven by a posture servo
-// (its force recomputed at every evaluation) and by a pid (sampled at the step's instants) over a grid of inertia
+// (its force recomputed at every evaluation) and by a pid (sampled at the step's instants), each also with
+// integration=implicit (backward Euler, stable at any gain except under RK4), over a grid of inertia
 // (armature), kp, kv, joint damping, timestep and integrator. Each configuration is loaded (accepted or refused by
 // the plugin's check, core/mjhand/util/explicit_stability.h) and simulated by MuJoCo from 0.05 rad; accepted must
 // mean bounded and refused must mean diverging. A refused model cannot be loaded, so its verdict is MuJoCo's on the
@@ -30,26 +31,40 @@ namespace {
 using mjhand_test::num;
 
 struct Case {
-  std::string plugin;  // "posture", "posture_implicit" (integration=implicit) or "pid"
+  std::string plugin;  // "posture", "posture_implicit" (integration=implicit), "pid" or "pid_implicit"
   std::string integrator;
   double h, armature, damping, kp, kv;
+  // Where the damping sits: 0 the joint, 1 a fixed tendon on the joint (explicit under Euler), 2 the joint with
+  // Euler's implicit damping disabled (<flag eulerdamp="disable"/>: explicit).
+  int damping_kind = 0;
 };
+
+// The model text both the plugin and the hand-written link share: options, the link, the damping as c says.
+std::string link_body(const Case& c, const std::string& extension, const std::string& actuator) {
+  const std::string joint_damping = c.damping_kind == 1 ? "0" : num(c.damping);
+  return "<mujoco><compiler angle=\"radian\"/><option timestep=\"" + num(c.h) + "\" integrator=\"" + c.integrator +
+         "\" gravity=\"0 0 0\">" + (c.damping_kind == 2 ? "<flag eulerdamp=\"disable\"/>" : "") + "</option>" +
+         extension + "<worldbody><body name=\"link\"><joint name=\"q\" axis=\"0 0 1\" armature=\"" +
+         num(c.armature) + "\" damping=\"" + joint_damping +
+         "\"/><geom type=\"capsule\" fromto=\"0 0 0 0.03 0 0\" size=\"0.005\" mass=\"0.005\"/></body></worldbody>" +
+         (c.damping_kind == 1 ? "<tendon><fixed name=\"t\" damping=\"" + num(c.damping) +
+                                    "\"><joint joint=\"q\" coef=\"1\"/></fixed></tendon>"
+                              : "") +
+         "<actuator>" + actuator + "</actuator></mujoco>";
+}
 
 // The light link of test_controller_stability.cc (5 g capsule, I ~ 1.5e-6 kg m^2 about the hinge) with the case's
 // armature, damping, timestep and integrator, and one plugin instance holding it at 0.
 std::string link_xml(const Case& c) {
-  const bool pid = c.plugin == "pid";
+  const bool pid = c.plugin.rfind("pid", 0) == 0;
+  const std::string implicit = c.plugin.find("_implicit") != std::string::npos ? " integration=implicit" : "";
   const std::string keys = pid ? "actuators=m setpoint=0 kp=" + num(c.kp) + " kd=" + num(c.kv) + " period=" + num(c.h)
-                               : "actuators=all target=0 kp=" + num(c.kp) + " kv=" + num(c.kv) +
-                                     (c.plugin == "posture_implicit" ? " integration=implicit" : "");
-  const std::string xml =
-      "<mujoco><compiler angle=\"radian\"/><option timestep=\"" + num(c.h) + "\" integrator=\"" + c.integrator +
-      "\" gravity=\"0 0 0\"/><extension><plugin plugin=\"mjhand." + (pid ? "pid" : "posture") +
-      "\"><instance name=\"p\"></instance></plugin></extension><worldbody><body name=\"link\"><joint name=\"q\" "
-      "axis=\"0 0 1\" armature=\"" + num(c.armature) + "\" damping=\"" + num(c.damping) +
-      "\"/><geom type=\"capsule\" fromto=\"0 0 0 0.03 0 0\" size=\"0.005\" mass=\"0.005\"/></body></worldbody>"
-      "<actuator><plugin name=\"m\" joint=\"q\" instance=\"p\"/></actuator></mujoco>";
-  return mjhand_test::with_instance(xml, "p", keys);
+                               : "actuators=all target=0 kp=" + num(c.kp) + " kv=" + num(c.kv);
+  const std::string xml = link_body(
+      c, std::string("<extension><plugin plugin=\"mjhand.") + (pid ? "pid" : "posture") +
+             "\"><instance name=\"p\"></instance></plugin></extension>",
+      "<plugin name=\"m\" joint=\"q\" instance=\"p\"/>");
+  return mjhand_test::with_instance(xml, "p", keys + implicit);
 }
 
 // The hand-written force: u = -kp q - kv q' into ctrl of a plain force actuator at every evaluation or, for the
@@ -65,7 +80,7 @@ HandForce hand_force;
 void hand_control(const mjModel* m, mjData* d) {
   HandForce& f = hand_force;
   const double q = d->qpos[0], k = d->time / f.h;
-  if (f.implicit) {
+  if (f.implicit && !f.pid) {
     f.u = implicit_pd_force(f.kp, f.kv, f.h, actuator_inverse_inertia(m, d, 0), q, d->qvel[0]);
   } else if (!f.pid) {
     f.u = -f.kp * q - f.kv * d->qvel[0];
@@ -77,19 +92,14 @@ void hand_control(const mjModel* m, mjData* d) {
     }
     f.instant = d->time;
     f.q_at_instant = q;
-    f.u = -f.kp * q - f.kv * (q - f.q_before) / f.h;
+    f.u = f.implicit ? implicit_pd_force(f.kp, f.kv, f.h, actuator_inverse_inertia(m, d, 0), q, (q - f.q_before) / f.h)
+                     : -f.kp * q - f.kv * (q - f.q_before) / f.h;
   }
   d->ctrl[0] = f.u;
 }
 
 // The same link without the plugin: a <general> force actuator (gain 1, no bias) driven by hand_control.
-std::string hand_xml(const Case& c) {
-  return "<mujoco><compiler angle=\"radian\"/><option timestep=\"" + num(c.h) + "\" integrator=\"" + c.integrator +
-         "\" gravity=\"0 0 0\"/><worldbody><body name=\"link\"><joint name=\"q\" axis=\"0 0 1\" armature=\"" +
-         num(c.armature) + "\" damping=\"" + num(c.damping) +
-         "\"/><geom type=\"capsule\" fromto=\"0 0 0 0.03 0 0\" size=\"0.005\" mass=\"0.005\"/></body></worldbody>"
-         "<actuator><general name=\"m\" joint=\"q\"/></actuator></mujoco>";
-}
+std::string hand_xml(const Case& c) { return link_body(c, "", "<general name=\"m\" joint=\"q\"/>"); }
 
 bool mujoco_diverges(const mjModel* m);
 
@@ -99,8 +109,8 @@ bool hand_written_diverges(const Case& c) {
   hand_force.kp = c.kp;
   hand_force.kv = c.kv;
   hand_force.h = c.h;
-  hand_force.pid = c.plugin == "pid";
-  hand_force.implicit = c.plugin == "posture_implicit";
+  hand_force.pid = c.plugin.rfind("pid", 0) == 0;
+  hand_force.implicit = c.plugin.find("_implicit") != std::string::npos;
   mjcb_control = hand_control;
   const bool diverged = mujoco_diverges(mjhand_test::load_xml_string(hand_xml(c)).get());
   mjcb_control = nullptr;
@@ -119,29 +129,8 @@ bool mujoco_diverges(const mjModel* m) {
   return false;
 }
 
-// The model as the check sees it (the plugin-free link with the case's options) for the skip band.
-double amplification(const Case& c, double inertia) {
-  ExplicitLoop l;
-  l.h = c.h;
-  l.kp = c.kp;
-  l.kd = c.kv;
-  l.inertia = inertia + c.armature;
-  if (c.plugin == "posture_implicit") {  // the backward-Euler force's gains (util/implicit_pd.h)
-    const double cc = c.kv + c.h * c.kp, den = 1 + c.h * cc / l.inertia;
-    l.kp = c.kp / den;
-    l.kd = cc / den;
-  }
-  const bool rk4 = c.integrator == "RK4";
-  l.scheme = rk4 ? StepScheme::kRungeKutta4 : StepScheme::kSemiImplicitEuler;
-  (rk4 ? l.explicit_damping : l.implicit_damping) = c.damping;
-  l.timing = c.plugin == "pid" ? ForceTiming::kPidSamples : ForceTiming::kEveryEvaluation;
-  return step_amplification(l);
-}
-
-}  // namespace
-
-TEST_CASE("stability grid: the servo and pid verdicts at load match MuJoCo's own integration", "[controllers][stability]") {
-  // The bare link's inertia about the hinge (mj_fullM of the plugin-free model).
+// The bare link's inertia about the hinge (mj_fullM of the plugin-free model).
+double bare_link_inertia() {
   auto bare = mjhand_test::load_xml_string(
       "<mujoco><worldbody><body><joint axis=\"0 0 1\"/><geom type=\"capsule\" fromto=\"0 0 0 0.03 0 0\" "
       "size=\"0.005\" mass=\"0.005\"/></body></worldbody></mujoco>");
@@ -149,10 +138,37 @@ TEST_CASE("stability grid: the servo and pid verdicts at load match MuJoCo's own
   mj_forward(bare.get(), bd.get());
   double I = 0;
   mj_fullM(bare.get(), bd.get(), &I);
+  return I;
+}
+
+// The model as the check sees it (the plugin-free link with the case's options) for the skip band.
+double amplification(const Case& c, double inertia) {
+  ExplicitLoop l;
+  l.h = c.h;
+  l.kp = c.kp;
+  l.kd = c.kv;
+  l.inertia = inertia + c.armature;
+  if (c.plugin.find("_implicit") != std::string::npos) {  // the backward-Euler force's gains (util/implicit_pd.h)
+    const double cc = c.kv + c.h * c.kp, den = 1 + c.h * cc / l.inertia;
+    l.kp = c.kp / den;
+    l.kd = cc / den;
+  }
+  const bool rk4 = c.integrator == "RK4", euler = c.integrator == "Euler";
+  l.scheme = rk4 ? StepScheme::kRungeKutta4 : StepScheme::kSemiImplicitEuler;
+  const bool explicit_damping = rk4 || (euler && c.damping_kind != 0);  // MuJoCo's filing (explicit_stability.h)
+  (explicit_damping ? l.explicit_damping : l.implicit_damping) = c.damping;
+  l.timing = c.plugin.rfind("pid", 0) == 0 ? ForceTiming::kPidSamples : ForceTiming::kEveryEvaluation;
+  return step_amplification(l);
+}
+
+}  // namespace
+
+TEST_CASE("stability grid: the servo and pid verdicts at load match MuJoCo's own integration", "[controllers][stability]") {
+  const double I = bare_link_inertia();
   REQUIRE(I > 1e-6);
   int accepted = 0, refused = 0, skipped = 0, total = 0;
   int implicit_refused = 0;  // integration=implicit refused: only under RK4
-  for (const char* plugin : {"posture", "pid", "posture_implicit"}) {
+  for (const char* plugin : {"posture", "pid", "posture_implicit", "pid_implicit"}) {
     for (const char* integrator : {"Euler", "implicitfast", "implicit", "RK4", "discrete"}) {
       for (double h : {0.002, 0.0005}) {
         const double unit_kp = I / (h * h), unit_kv = I / h;  // gains in the link's own scale at this timestep
@@ -180,7 +196,7 @@ TEST_CASE("stability grid: the servo and pid verdicts at load match MuJoCo's own
                             << " kv " << kv << " kp " << c.kp << " amplification " << rho << "\n" << error);
                 if (refused_at_load) {
                   ++refused;
-                  if (c.plugin == "posture_implicit") {
+                  if (c.plugin.find("_implicit") != std::string::npos) {
                     ++implicit_refused;
                     CHECK(c.integrator == std::string("RK4"));  // stable at any gain under the other integrators
                   }
@@ -314,4 +330,52 @@ TEST_CASE("stability grid: a three-link finger's servos, each stable alone, are 
   CHECK(refused > 20);
   CHECK(together > 0);  // the case a per-joint check misses
   CHECK(skipped < 10);
+}
+
+TEST_CASE("stability grid: tendon damping and Euler without implicit damping are filed as MuJoCo integrates them",
+          "[controllers][stability]") {
+  // The same link and posture servo with its damping on a fixed tendon (explicit under Euler, implicit under
+  // implicitfast) or on the joint with eulerdamp disabled (explicit): a wrong filing moves the limit by 2 h c,
+  // which these damping values make decisive.
+  const double I = bare_link_inertia();
+  const double h = 0.002, unit_kp = I / (h * h), unit_kv = I / h;
+  int accepted = 0, refused = 0, skipped = 0;
+  for (int kind : {1, 2}) {
+    for (const char* integrator : kind == 1 ? std::vector<const char*>{"Euler", "implicitfast", "RK4"}
+                                            : std::vector<const char*>{"Euler"}) {
+      for (double damping : {0.3 * unit_kv, 0.8 * unit_kv, 3 * unit_kv}) {
+        for (double kp : {0.5, 1.5, 2.5, 3.5, 6.0, 40.0}) {
+          Case c{"posture", integrator, h, 0.0, damping, kp * unit_kp, 0.0, kind};
+          const double rho = amplification(c, I);
+          if (rho > 1 + 1e-9 && rho < 1.0075) {
+            ++skipped;
+            continue;
+          }
+          ModelPtr model;
+          std::string error;
+          try {
+            model = mjhand_test::load_xml_string(link_xml(c));
+          } catch (const std::exception& e) {
+            error = e.what();
+          }
+          INFO("kind " << kind << " " << integrator << " damping " << damping << " kp " << c.kp << " amplification "
+                       << rho << "\n" << error);
+          if (!model) {
+            ++refused;
+            CHECK_THAT(error, Catch::Contains("diverge at timestep"));
+            CHECK(hand_written_diverges(c));
+          } else {
+            ++accepted;
+            CHECK(!mujoco_diverges(model.get()));
+            CHECK(!hand_written_diverges(c));
+          }
+        }
+      }
+    }
+  }
+  std::printf("stability grid, tendon damping / eulerdamp off: %d accepted, %d refused, %d left out\n", accepted,
+              refused, skipped);
+  CHECK(accepted > 10);
+  CHECK(refused > 10);
+  CHECK(skipped < 3);
 }
