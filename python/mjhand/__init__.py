@@ -41,7 +41,7 @@ from ._core import (  # noqa: E402  (the C++ API, same names)
     potential_contact_robustness, potential_grasp_robustness, quasistatic_maps, quasistatic_solution,
     rigid_body_motions, sliding_contacts, stiffness_weighted_pseudo_inverse, synergy_rigid_body_motions,
     ActuatorStatics, EqualityRows, HandActuation, actuator_statics, actuator_transmission, describe_hand_structure,
-    equality_jacobian, hand_actuation, infer_hand_structure,
+    equality_jacobian, hand_actuation, infer_hand_structure, plan_grasps,
     ChainTip, TreeChain, default_fingertip, finger_branch_body, finger_chains, identify_dh,
     model_finger_chains, serial_obstruction, tree_chain,
     SlideSolution, compliant_force_manipulability, pgr_h1_combinations, pgr_h2_combinations, pgr_h3_combinations,

@@ -173,3 +173,28 @@ def test_python_m_mjhand_plans_a_grasp_of_a_packaged_mjcf_hand(tmp_path):
     m = mujoco.MjModel.from_xml_path(str(tmp_path / "plan" / "scene.xml"))
     assert m.key("best").ctrl.shape == (m.nu,)
     assert [float(v) for v in (tmp_path / "plan" / "best_ctrl.txt").read_text().split(",")] == list(m.key("best").ctrl)
+
+
+def test_plan_grasps_on_a_mujoco_model_matches_the_cli_and_leaves_the_model_alone(tmp_path):
+    """mjhand.plan_grasps(MjModel): the planner of `mjhand plan MODEL.xml` from Python (issue 31), on the user's own
+    mujoco.MjModel: the same ranking as the CLI for the same seed (its ranked.csv), force closure found, gravity of
+    the caller's model unchanged, deterministic for any jobs."""
+    m = mujoco.MjModel.from_xml_path(mjhand.model_path("real/allegro_scene.xml"))
+    gravity = m.opt.gravity.copy()
+    ranked = mjhand.plan_grasps(m, samples=12, chains=1, steps=3, seed=4, jobs=2)
+    assert len(ranked) == 12 + 3
+    assert (m.opt.gravity == gravity).all() and m.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_GRAVITY == 0
+    best = ranked[0]
+    assert best["force_closure"] and best["epsilon"] > 0 and best["status"] == "ok"
+    assert best["qpos"].shape == (m.nq,) and best["ctrl"].shape == (m.nu,)
+    assert [g["score"] for g in ranked] == sorted((g["score"] for g in ranked), reverse=True)
+    assert [g["id"] for g in mjhand.plan_grasps(m, samples=12, chains=1, steps=3, seed=4, jobs=1)] == \
+        [g["id"] for g in ranked]
+    r = subprocess.run([sys.executable, "-m", "mjhand", "plan", "real/allegro_scene.xml", "--samples", "12", "--chains",
+                        "1", "--steps", "3", "--seed", "4", "--jobs", "1", "--quiet", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    rows = (tmp_path / "ranked.csv").read_text().splitlines()[1:]
+    assert [int(row.split(",")[1]) for row in rows] == [g["id"] for g in ranked]
+    with pytest.raises(ValueError, match="must have exactly one free joint"):
+        mjhand.plan_grasps(m, object="base_link")
