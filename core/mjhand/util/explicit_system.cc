@@ -20,7 +20,8 @@ std::string g(double x) {
 
 // m linearised about qpos0 in velocity coordinates: what MuJoCo's step applies to a small displacement.
 struct Linearised {
-  int nv = 0;
+  std::vector<int> dofs;  // the model's dofs the loops reach (their kinematic trees), in order
+  int nv = 0;             // dofs.size(): the matrices below are on these dofs only
   double h = 0;
   StepScheme scheme = StepScheme::kSemiImplicitEuler;
   Eigen::MatrixXd Minv;  // M^-1 (armature included)
@@ -28,7 +29,41 @@ struct Linearised {
   Eigen::MatrixXd K, D;  // joint + tendon stiffness (explicit), all damping (D_implicit + D_explicit)
 };
 
-Linearised linearise(const mjModel* m) {
+// The dofs the loops can reach: the kinematic trees of the dofs their rows touch, and the trees a damped or sprung
+// tendon couples to those (M has no entry across trees). The rest cannot change the verdict and would only make the
+// step map larger.
+std::vector<int> reachable_dofs(const mjModel* m, const mjData* d, const std::vector<ExplicitPd>& loops) {
+  std::vector<char> tree(m->nbody, 0);  // by root body
+  const auto root = [&](int dof) { return m->body_rootid[m->dof_bodyid[dof]]; };
+  for (const ExplicitPd& l : loops) {
+    for (int i = 0; i < m->nv; ++i) {
+      if (l.force[i] != 0 || l.measure[i] != 0) tree[root(i)] = 1;
+    }
+  }
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int t = 0; t < m->ntendon; ++t) {
+      if (m->tendon_damping[t] == 0 && m->tendon_stiffness[t] == 0) continue;
+      bool touches = false;
+      for (int k = 0; k < m->ten_J_rownnz[t]; ++k) {
+        const int adr = m->ten_J_rowadr[t] + k;
+        touches = touches || (d->ten_J[adr] != 0 && tree[root(m->ten_J_colind[adr])]);
+      }
+      for (int k = 0; k < m->ten_J_rownnz[t] && touches; ++k) {
+        const int r = root(m->ten_J_colind[m->ten_J_rowadr[t] + k]);
+        grew = grew || !tree[r];
+        tree[r] = 1;
+      }
+    }
+  }
+  std::vector<int> dofs;
+  for (int i = 0; i < m->nv; ++i) {
+    if (tree[root(i)]) dofs.push_back(i);
+  }
+  return dofs;
+}
+
+Linearised linearise(const mjModel* m, const std::vector<ExplicitPd>& loops) {
   const int nv = m->nv;
   mjData* d = mj_makeData(m);
   mj_kinematics(m, d);
@@ -52,16 +87,28 @@ Linearised linearise(const mjModel* m) {
     D_ten += m->tendon_damping[t] * J * J.transpose();
     K += m->tendon_stiffness[t] * J * J.transpose();
   }
+  Linearised s;
+  s.dofs = reachable_dofs(m, d, loops);
   mj_deleteData(d);
   if (m->opt.disableflags & mjDSBL_DAMPER) D_dof.setZero(), D_ten.setZero();
   if (m->opt.disableflags & mjDSBL_SPRING) K.setZero();
-
-  Linearised s;
-  s.nv = nv;
+  // Restricted to the reachable dofs.
+  const int n = static_cast<int>(s.dofs.size());
+  const auto restrict = [&](const auto& A) {
+    Eigen::MatrixXd R(n, n);
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) R(i, j) = A(s.dofs[i], s.dofs[j]);
+    }
+    return R;
+  };
+  const Eigen::MatrixXd Ms = restrict(M);
+  D_dof = restrict(D_dof);
+  D_ten = restrict(D_ten);
+  s.nv = n;
   s.h = m->opt.timestep;
-  s.K = K;
+  s.K = restrict(K);
   s.D = D_dof + D_ten;
-  Eigen::MatrixXd D_implicit = Eigen::MatrixXd::Zero(nv, nv);
+  Eigen::MatrixXd D_implicit = Eigen::MatrixXd::Zero(n, n);
   switch (m->opt.integrator) {
     case mjINT_EULER:
       if (!(m->opt.disableflags & mjDSBL_EULERDAMP)) D_implicit = D_dof;  // tendon damping stays explicit
@@ -73,9 +120,9 @@ Linearised linearise(const mjModel* m) {
       D_implicit = s.D;
       break;
   }
-  const Eigen::MatrixXd I = Eigen::MatrixXd::Identity(nv, nv);
-  s.Minv = Eigen::LLT<Eigen::MatrixXd>(Eigen::MatrixXd(M)).solve(I);
-  s.W = Eigen::LLT<Eigen::MatrixXd>(Eigen::MatrixXd(M) + s.h * D_implicit).solve(I);
+  const Eigen::MatrixXd I = Eigen::MatrixXd::Identity(n, n);
+  s.Minv = Eigen::LLT<Eigen::MatrixXd>(Ms).solve(I);
+  s.W = Eigen::LLT<Eigen::MatrixXd>(Ms + s.h * D_implicit).solve(I);
   return s;
 }
 
@@ -135,7 +182,8 @@ double amplification(const Linearised& s, const std::vector<ExplicitPd>& loops, 
   const int n = s.nv;
   Eigen::MatrixXd Kp = Eigen::MatrixXd::Zero(n, n), Kd = Kp;
   for (const ExplicitPd& l : loops) {
-    const Eigen::Map<const Eigen::VectorXd> f(l.force.data(), n), y(l.measure.data(), n);
+    Eigen::VectorXd f(n), y(n);  // the rows on the reachable dofs
+    for (int i = 0; i < n; ++i) f[i] = l.force[s.dofs[i]], y[i] = l.measure[s.dofs[i]];
     Kp += kp_scale * l.kp * f * y.transpose();
     Kd += l.kd * f * y.transpose();
   }
@@ -175,14 +223,14 @@ ExplicitPd joint_pd(const mjModel* m, int joint, double kp, double kd, std::stri
 
 double loops_step_amplification(const mjModel* m, const std::vector<ExplicitPd>& loops, ForceTiming timing,
                                 double kp_scale) {
-  return amplification(linearise(m), loops, timing, kp_scale);
+  return amplification(linearise(m, loops), loops, timing, kp_scale);
 }
 
 std::string explicit_loops_problem(const mjModel* m, const std::vector<ExplicitPd>& loops, ForceTiming timing,
                                    const std::string& kp_unit, const std::string& kd_unit,
                                    const std::string& ways_out) {
   if (loops.empty() || m->nv == 0) return "";
-  const Linearised s = linearise(m);
+  const Linearised s = linearise(m, loops);
   const double all = amplification(s, loops, timing, 1.0);
   if (all <= kDivergence) return "";
   const char* scheme = s.scheme == StepScheme::kRungeKutta4 ? "RK4" : "semi-implicit Euler";

@@ -3,8 +3,9 @@
 // implicit or explicit by the integrator, joint and tendon stiffness explicit; explicit_stability.h has the scheme).
 // Servos on neighbouring joints of one finger couple through the mass matrix: three servos that are each stable on
 // their own joint can diverge together (the largest eigenvalue of M^-1 exceeds every diagonal entry), which a
-// per-joint check cannot see. The verdict is the spectral radius of the step's linear map (dimension 2 nv, 3 nv for
-// a pid), computed by repeated squaring; checked against MuJoCo in tests/plugin/host/test_stability_grid.cc.
+// per-joint check cannot see. The verdict is the spectral radius of the step's linear map (dimension 2 n, 3 n for a
+// pid, n the dofs of the kinematic trees the loops reach: M has no entry across trees, so a free object elsewhere
+// does not enlarge it), computed by repeated squaring; checked against MuJoCo in tests/plugin/host/test_stability_grid.cc.
 #pragma once
 
 #include <mujoco/mujoco.h>

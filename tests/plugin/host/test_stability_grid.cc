@@ -379,3 +379,27 @@ TEST_CASE("stability grid: tendon damping and Euler without implicit damping are
   CHECK(refused > 10);
   CHECK(skipped < 3);
 }
+
+TEST_CASE("stability grid: trees the loops do not reach leave the verdict unchanged", "[controllers][stability]") {
+  // The three-link finger's servos with and without two free balls and an unactuated pendulum elsewhere: the check
+  // linearises only the finger's tree, and the amplification is the same number.
+  const std::string finger = finger_xml("Euler", 0.0, 1e-4, 0.8, 1e-4);
+  std::string crowded = finger;
+  const std::string extra =
+      "<body name=\"b1\" pos=\"1 0 0\"><freejoint/><geom size=\"0.02\"/></body>"
+      "<body name=\"b2\" pos=\"2 0 0\"><freejoint/><geom size=\"0.03\"/></body>"
+      "<body name=\"pend\" pos=\"3 0 0\"><joint axis=\"0 1 0\" damping=\"0.1\"/><geom size=\"0.01\" pos=\"0 0 -0.1\"/></body>";
+  crowded.insert(crowded.find("</worldbody>"), extra);
+  auto a = mjhand_test::load_xml_string(finger_hand_xml(finger));
+  auto b = mjhand_test::load_xml_string(finger_hand_xml(crowded));
+  REQUIRE(b->nv == a->nv + 13);
+  std::vector<ExplicitPd> la, lb;
+  for (int j = 0; j < 3; ++j) {
+    la.push_back(joint_pd(a.get(), j, 0.8, 1e-4, "q"));
+    lb.push_back(joint_pd(b.get(), j, 0.8, 1e-4, "q"));
+  }
+  const double ra = loops_step_amplification(a.get(), la, ForceTiming::kEveryEvaluation);
+  const double rb = loops_step_amplification(b.get(), lb, ForceTiming::kEveryEvaluation);
+  CHECK(rb == Approx(ra).epsilon(1e-12));
+  CHECK(ra > 0);
+}
