@@ -236,6 +236,14 @@ void apply_preshape(const mjModel* m, const Eigengrasps& e, const Eigen::Ref<con
   }
 }
 
+void closure_hold(const mjModel* m, const mjData* d, const std::vector<char>& position, std::vector<double>& hold) {
+  hold.assign(d->actuator_length, d->actuator_length + m->nu);
+  for (int a = 0; a < m->nu; ++a) {
+    if (!position[a]) hold[a] = 0;
+    if (m->actuator_ctrllimited[a]) hold[a] = std::clamp(hold[a], m->actuator_ctrlrange[2 * a], m->actuator_ctrlrange[2 * a + 1]);
+  }
+}
+
 double closure_ctrl(const mjModel* m, const CtrlClosure& c, int actuator, double hold, double t, double duration) {
   const double sign = c.sign[actuator];
   if (sign == 0) return hold;
@@ -329,11 +337,7 @@ void Evaluator::evaluate(const PlanProblem& p, const Eigen::Ref<const Eigen::Vec
     if (p.closure.active()) {
       // Hold values at the pre-shape: a length target at the actuator's length there, a motor at 0.
       std::vector<double>& hold = hold_;
-      hold.assign(d->actuator_length, d->actuator_length + m->nu);
-      for (int a = 0; a < m->nu; ++a) {
-        if (!p.closure.position[a]) hold[a] = 0;
-        if (m->actuator_ctrllimited[a]) hold[a] = std::clamp(hold[a], m->actuator_ctrlrange[2 * a], m->actuator_ctrlrange[2 * a + 1]);
-      }
+      closure_hold(m, d, p.closure.position, hold);
       for (long s = 0; s < steps; ++s) {
         for (int a = 0; a < m->nu; ++a) d->ctrl[a] = closure_ctrl(m, p.closure, a, hold[a], s * m->opt.timestep, p.duration);
         mj_step(m, d);

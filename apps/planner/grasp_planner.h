@@ -66,6 +66,10 @@ struct CtrlClosure {
   bool active() const { return !sign.empty(); }
 };
 
+// The hold values of closure c in d (after mj_forward), one per actuator: a length target at the actuator's length,
+// a motor at 0, clamped to the ctrlrange.
+void closure_hold(const mjModel* m, const mjData* d, const std::vector<char>& position, std::vector<double>& hold);
+
 // The ctrl of closure c at simulated time t of a candidate lasting `duration`, from the hold values (per actuator).
 double closure_ctrl(const mjModel* m, const CtrlClosure& c, int actuator, double hold, double t, double duration);
 

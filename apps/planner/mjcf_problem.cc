@@ -42,12 +42,9 @@ ActuatorProbe probe_actuators(const mjModel* m, const HandModel& hand, double du
   r.closing_qpos.assign(p->nu, {});
   mj_resetData(p, d.get());
   mj_forward(p, d.get());  // qpos0: the hold values and the moments below
-  std::vector<double> hold(d->actuator_length, d->actuator_length + p->nu);
-  for (int a = 0; a < p->nu; ++a) {
-    r.position[a] = position_like(p, a);
-    if (!r.position[a]) hold[a] = 0;
-    if (p->actuator_ctrllimited[a]) hold[a] = std::clamp(hold[a], p->actuator_ctrlrange[2 * a], p->actuator_ctrlrange[2 * a + 1]);
-  }
+  for (int a = 0; a < p->nu; ++a) r.position[a] = position_like(p, a);
+  std::vector<double> hold;
+  closure_hold(p, d.get(), r.position, hold);
   // The finger joints' qpos addresses (the hand's dofs outside the wrist).
   std::vector<int> finger_qpos;
   for (int j = 0; j < p->njnt; ++j) {

@@ -135,28 +135,33 @@ ExplicitLoop explicit_loop_qpos0(const mjModel* m, const mjtNum* force, const mj
   mj_deleteData(d);
 
   ExplicitLoop l;
+  const DampingFiling f = damping_filing(m);
   l.h = m->opt.timestep;
+  l.scheme = f.scheme;
   l.inertia = w > 0 ? 1.0 / w : std::numeric_limits<double>::infinity();
-  if (!(w > 0)) return l;
-  const bool damper = !(m->opt.disableflags & mjDSBL_DAMPER);
-  dof_damping = damper ? dof_damping / (w * w) : 0.0;
-  tendon_damping = damper ? tendon_damping / (w * w) : 0.0;
+  if (!(w > 0) || !f.damper) return l;
+  dof_damping /= w * w;
+  tendon_damping /= w * w;
+  (f.dof_implicit ? l.implicit_damping : l.explicit_damping) += dof_damping;
+  (f.tendon_implicit ? l.implicit_damping : l.explicit_damping) += tendon_damping;
+  return l;
+}
+
+DampingFiling damping_filing(const mjModel* m) {
+  DampingFiling f;
+  f.damper = !(m->opt.disableflags & mjDSBL_DAMPER);
   switch (m->opt.integrator) {
-    case mjINT_EULER: {
-      const bool eulerdamp = !(m->opt.disableflags & mjDSBL_EULERDAMP);
-      l.implicit_damping = eulerdamp ? dof_damping : 0.0;
-      l.explicit_damping = tendon_damping + (eulerdamp ? 0.0 : dof_damping);
+    case mjINT_EULER:  // (M + h D_dof) unless eulerdamp is disabled; tendon damping stays explicit
+      f.dof_implicit = !(m->opt.disableflags & mjDSBL_EULERDAMP);
       break;
-    }
-    case mjINT_RK4:
-      l.scheme = StepScheme::kRungeKutta4;
-      l.explicit_damping = dof_damping + tendon_damping;
+    case mjINT_RK4:  // every force explicit
+      f.scheme = StepScheme::kRungeKutta4;
       break;
     default:  // implicit, implicitfast (and the discrete step map): joint and tendon damping in the implicit matrix
-      l.implicit_damping = dof_damping + tendon_damping;
+      f.dof_implicit = f.tendon_implicit = true;
       break;
   }
-  return l;
+  return f;
 }
 
 ActuatorLoopRows actuator_loop_rows(const mjModel* m, int actuator, int joint, int tendon) {

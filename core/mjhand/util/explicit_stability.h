@@ -42,6 +42,14 @@ struct ExplicitLoop {
   ForceTiming timing = ForceTiming::kEveryEvaluation;
 };
 
+// How m's integrator and flags treat damping (the table above): the step scheme, and whether joint (dof) and tendon
+// damping enter the implicit matrix; `damper` is false when damping is disabled altogether.
+struct DampingFiling {
+  StepScheme scheme = StepScheme::kSemiImplicitEuler;
+  bool dof_implicit = false, tendon_implicit = false, damper = true;
+};
+DampingFiling damping_filing(const mjModel* m);
+
 // The spectral radius of one step's linear map on (y, y') (and the previous sample of y for kPidSamples): above 1
 // the motion grows every step.
 double step_amplification(const ExplicitLoop& loop);

@@ -90,7 +90,8 @@ Linearised linearise(const mjModel* m, const std::vector<ExplicitPd>& loops) {
   Linearised s;
   s.dofs = reachable_dofs(m, d, loops);
   mj_deleteData(d);
-  if (m->opt.disableflags & mjDSBL_DAMPER) D_dof.setZero(), D_ten.setZero();
+  const DampingFiling filing = damping_filing(m);
+  if (!filing.damper) D_dof.setZero(), D_ten.setZero();
   if (m->opt.disableflags & mjDSBL_SPRING) K.setZero();
   // Restricted to the reachable dofs.
   const int n = static_cast<int>(s.dofs.size());
@@ -108,18 +109,9 @@ Linearised linearise(const mjModel* m, const std::vector<ExplicitPd>& loops) {
   s.h = m->opt.timestep;
   s.K = restrict(K);
   s.D = D_dof + D_ten;
-  Eigen::MatrixXd D_implicit = Eigen::MatrixXd::Zero(n, n);
-  switch (m->opt.integrator) {
-    case mjINT_EULER:
-      if (!(m->opt.disableflags & mjDSBL_EULERDAMP)) D_implicit = D_dof;  // tendon damping stays explicit
-      break;
-    case mjINT_RK4:
-      s.scheme = StepScheme::kRungeKutta4;
-      break;
-    default:  // implicit, implicitfast, discrete: joint and tendon damping in the implicit matrix
-      D_implicit = s.D;
-      break;
-  }
+  s.scheme = filing.scheme;
+  const Eigen::MatrixXd D_implicit = (filing.dof_implicit ? D_dof : Eigen::MatrixXd::Zero(n, n)) +
+                                     (filing.tendon_implicit ? D_ten : Eigen::MatrixXd::Zero(n, n));
   const Eigen::MatrixXd I = Eigen::MatrixXd::Identity(n, n);
   s.Minv = Eigen::LLT<Eigen::MatrixXd>(Ms).solve(I);
   s.W = Eigen::LLT<Eigen::MatrixXd>(Ms + s.h * D_implicit).solve(I);

@@ -258,7 +258,7 @@ std::unique_ptr<Plugin> make_computed_torque_plugin(const mjModel* m, const Conf
         loop.kp = o.kp[i];
         loop.kd = o.kv[i];
         loop.inertia = 1;
-        loop.scheme = m->opt.integrator == mjINT_RK4 ? StepScheme::kRungeKutta4 : StepScheme::kSemiImplicitEuler;
+        loop.scheme = damping_filing(m).scheme;
         if (explicit_loop_diverges(loop)) {
           cfg.fail("kp", "joint " + object_label(m, mjOBJ_JOINT, j) + ": computed-torque gains kp " +
                              format_value(o.kp[i]) + " 1/s^2, kv " + format_value(o.kv[i]) + " 1/s diverge at timestep " +
