@@ -31,6 +31,7 @@ const char* epsilon_id(EpsilonStatus s) {
     case EpsilonStatus::kRankDeficient: return "rank_deficient";
     case EpsilonStatus::kTooManyPoints: return "too_many_points";
     case EpsilonStatus::kHullFailed: return "hull_failed";
+    case EpsilonStatus::kTimeLimit: return "time_limit";
     case EpsilonStatus::kInvalidInput: return "invalid_input";
   }
   return "?";

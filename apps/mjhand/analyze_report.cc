@@ -271,9 +271,12 @@ void analyze_grasp(const mjModel* m, const mjData* d, const HandModel& hand, Ana
   r.eps_l1 = ferrari_canny(contacts, r.reference, ws);
   ws.norm = WrenchNorm::kLinf;
   ws.max_points = r.linf_max_points;  // a 6-D hull of tens of thousands of Minkowski-sum points takes minutes
+  ws.time_limit = r.linf_time_limit;
   r.eps_linf = ferrari_canny(contacts, r.reference, ws);
   if (r.eps_linf.status == EpsilonStatus::kTooManyPoints) {
     r.eps_linf.message += "; raise --linf-max-points to compute it (the hull time grows with the point count)";
+  } else if (r.eps_linf.status == EpsilonStatus::kTimeLimit) {
+    r.eps_linf.message += " (--linf-time-limit)";
   }
 
   Eigen::VectorXd lambda_mj(rows);

@@ -69,6 +69,7 @@ struct AnalyzeReport {
   long settle_steps = 0;
   double time = 0;
   int linf_max_points = kLinfMaxPoints;  // L-infinity epsilon is refused above this many Minkowski-sum points
+  double linf_time_limit = kLinfTimeLimit;  // [s] and stopped after this long (0: no limit)
 
   // The object and the hand.
   int object = -1;

@@ -35,6 +35,7 @@ const char* kUsage =
     "usage: mjhand analyze MODEL.xml [--keyframe K | --qpos v1,v2,...] [--ctrl u1,u2,... | --ctrl-from-keyframe K]\n"
     "                     [--settle S] [--object BODY] [--palm BODY] [--fingers B1,B2,...] [--finger-tips T1,...]\n"
     "                     [--with-wrist] [--palm-contact MODEL] [--force-warning-factor F] [--json] [--linf-max-points N]\n"
+    "                     [--linf-time-limit S]\n"
     "                     [--contact-stiffness KN[,KT[,KR]]] [--joint-stiffness KQ] [--wrist-stiffness KT,KR]\n"
     "\n"
     "MODEL.xml is a path, or the name of a model mjhand ships (grasp_sensor_scene.xml, real/allegro_scene.xml;\n"
@@ -59,7 +60,8 @@ const char* kUsage =
     "  --force-warning-factor F  warn when the contact normal forces exceed F object weights (default 20)\n"
     "  --json          print JSON (schema in docs/analyze.md) instead of text\n"
     "  --linf-max-points N  compute the L-infinity epsilon only up to N Minkowski-sum points (default 10000,\n"
-    "                  about 2 s; 4 soft-finger contacts need 83521)\n"
+    "                  up to ~6 s on an idle machine; 4 soft-finger contacts need 83521)\n"
+    "  --linf-time-limit S  stop the L-infinity hull after S seconds, reporting time_limit (default 10; 0: none)\n"
     "  --contact-stiffness KN[,KT[,KR]]  report the grasp stiffness K_O = G K G^T (docs/stiffness.md) with contact\n"
     "                  stiffness KN normal, KT tangential (default KN) [N/m], KR on moment rows (default KN * 1e-4 m^2)\n"
     "                  [N m/rad]; without it the contacts are rigid\n"
@@ -276,8 +278,8 @@ int cmd_analyze(const Args& args) {
     return 0;
   }
   ArgReader r(args,
-              {"--keyframe", "--qpos", "--settle", "--object", "--linf-max-points", "--ctrl", "--ctrl-from-keyframe",
-               "--palm", "--fingers", "--finger-tips", "--palm-contact", "--force-warning-factor",
+              {"--keyframe", "--qpos", "--settle", "--object", "--linf-max-points", "--linf-time-limit", "--ctrl",
+               "--ctrl-from-keyframe", "--palm", "--fingers", "--finger-tips", "--palm-contact", "--force-warning-factor",
                "--contact-stiffness", "--joint-stiffness", "--wrist-stiffness"},
               {"--json", "--with-wrist"});
   if (r.positional().size() != 1) throw UsageError("expected exactly one MODEL.xml\n" + std::string(kUsage));
@@ -301,6 +303,7 @@ int cmd_analyze(const Args& args) {
   AnalyzeReport rep;
   rep.model_path = path;
   rep.linf_max_points = r.get_int("--linf-max-points", rep.linf_max_points, 1, 100000000);
+  rep.linf_time_limit = r.get_double("--linf-time-limit", rep.linf_time_limit, 0.0, 1e9);
   rep.stiffness_requested = r.has("--contact-stiffness") || r.has("--joint-stiffness") || r.has("--wrist-stiffness");
   if (r.has("--wrist-stiffness")) {
     if (r.flag("--with-wrist")) {

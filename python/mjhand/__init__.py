@@ -29,7 +29,7 @@ from ._core import (  # noqa: E402  (the C++ API, same names)
     ForceDistribution, ForceStatus, GraspAnalysis, GraspError, GraspQuality, Hand, HandObjectMobility, IkResult,
     IkStatus, MinNormForces, ModelRejectedError, ParallelError, ParallelView, SingularityMeasures,
     SpecError, WrenchNorm, analytic_contact, balanced_wrench, collect_contacts, contact_frame_from_normal,
-    LINF_MAX_POINTS, controllable_internal_force_basis, egrasp_chain, egrasp_ik_position, ferrari_canny, fit_coupling_csv,
+    LINF_MAX_POINTS, LINF_TIME_LIMIT, controllable_internal_force_basis, egrasp_chain, egrasp_ik_position, ferrari_canny, fit_coupling_csv,
     fit_polynomial, friction_cone_margin, grasp_matrix, grasp_quality, grasp_sigma_min, grasp_singular_values,
     hand_jacobian, hand_object_mobility, internal_force_basis, is_force_closure, joint_torques, min_norm_forces,
     model_chains, mujoco_contact_forces, object_center, object_twist, optimal_forces, parallel_view, pseudo_inverse,

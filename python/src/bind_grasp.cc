@@ -415,6 +415,7 @@ void bind_wrench_space(nb::module_& m) {
       .value("RANK_DEFICIENT", EpsilonStatus::kRankDeficient)
       .value("TOO_MANY_POINTS", EpsilonStatus::kTooManyPoints)
       .value("HULL_FAILED", EpsilonStatus::kHullFailed)
+      .value("TIME_LIMIT", EpsilonStatus::kTimeLimit)
       .value("INVALID_INPUT", EpsilonStatus::kInvalidInput);
   nb::class_<EpsilonResult>(m, "EpsilonResult", "Ferrari-Canny epsilon of a grasp wrench space.")
       .def_ro("status", &EpsilonResult::status, "EpsilonStatus: why epsilon is what it is")
@@ -428,24 +429,32 @@ void bind_wrench_space(nb::module_& m) {
       .def_prop_ro("force_closure", &EpsilonResult::force_closure, "status == FORCE_CLOSURE");
   m.def("ferrari_canny",
         [](const Contacts& contacts, nb::handle reference_arg, WrenchNorm norm, int cone_edges,
-           double torque_length, bool volume, int max_points, bool qhull) {
+           double torque_length, bool volume, int max_points, bool qhull, double time_limit) {
           const Eigen::VectorXd reference = as_vector(reference_arg, "reference");
           check_contacts(contacts);
           if (max_points < 1) throw nb::value_error("max_points must be >= 1");
+          if (!(time_limit >= 0) || std::isinf(time_limit)) {
+            throw nb::value_error(("time_limit must be a finite number of seconds >= 0 (0: no limit), got " +
+                                   std::to_string(time_limit)).c_str());
+          }
           WrenchSpaceOptions o;
           o.norm = norm;
           o.cone_edges = require_cone_edges(cone_edges);
           o.torque_length = torque_length;
           o.compute_volume = volume;
           o.max_points = max_points;
+          o.time_limit = time_limit;
           o.hull = qhull ? WrenchHullMethod::kQhull : WrenchHullMethod::kFast;
-          return ferrari_canny(contacts, to_vec3(reference, "reference"), o);
+          const Eigen::Vector3d p = to_vec3(reference, "reference");
+          nb::gil_scoped_release unlocked;  // seconds of qhull: let other Python threads run
+          return ferrari_canny(contacts, p, o);
         },
         nb::arg("contacts"), nb::arg("reference"), nb::arg("norm") = WrenchNorm::kL1, nb::arg("cone_edges") = 8,
         nb::arg("torque_length") = 0.0, nb::arg("volume") = false, nb::arg("max_points") = kLinfMaxPoints,
-        nb::arg("qhull") = false,
+        nb::arg("qhull") = false, nb::arg("time_limit") = kLinfTimeLimit,
         "Ferrari-Canny epsilon (L1 or L-inf) with cones linearised by cone_edges edges; torque_length <= 0 uses the "
-        "grasp radius. Never NaN: see status.");
+        "grasp radius. L-inf is refused above max_points Minkowski-sum points (TOO_MANY_POINTS) and stopped after "
+        "time_limit seconds of hull building (TIME_LIMIT; 0: no limit). Never NaN: see status.");
   m.def("is_force_closure",
         [](const Contacts& contacts, nb::handle reference_arg, int cone_edges, double tol) {
           const Eigen::VectorXd reference = as_vector(reference_arg, "reference");
@@ -679,6 +688,7 @@ void bind_grasp_analysis(nb::module_& m) {
 }  // namespace
 
 void bind_grasp(nb::module_& m) {
+  m.attr("LINF_TIME_LIMIT") = kLinfTimeLimit;  // [s] the hull's default wall-clock limit, as `mjhand analyze`
   m.attr("LINF_MAX_POINTS") = kLinfMaxPoints;  // L-infinity epsilon's default point budget, as `mjhand analyze`
   bind_contacts(m);
   bind_grasp_matrices(m);

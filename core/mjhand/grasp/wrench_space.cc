@@ -1,6 +1,7 @@
 #include <mjhand/grasp/wrench_space.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -26,6 +27,7 @@ const char* to_string(EpsilonStatus s) {
     case EpsilonStatus::kRankDeficient: return "the primitive wrenches span fewer than 6 dimensions (too few or aligned contacts)";
     case EpsilonStatus::kTooManyPoints: return "too many Minkowski-sum points for the L-infinity wrench space";
     case EpsilonStatus::kHullFailed: return "qhull failed";
+    case EpsilonStatus::kTimeLimit: return "the wrench-space hull took longer than the time limit";
     case EpsilonStatus::kInvalidInput: return "invalid input";
   }
   return "?";
@@ -49,22 +51,60 @@ FILE* quiet_file() {
   return f ? f : stderr;
 }
 
+using Clock = std::chrono::steady_clock;
+
 struct HullOut {
   int exitcode = 0;
+  bool timed_out = false;  // stopped at the deadline: the other fields mean nothing
   int facets = 0;
   double margin = 0.0;  // min over facets of -offset
   double volume = 0.0;
 };
 
+// qhull cannot be interrupted from outside, and it calls back into no user code while it builds, except to write:
+// with option 'TFn' it reports its progress to its error stream every n new facets. That stream is this cookie; its
+// write checks the clock and, past the deadline, sets qh.STOPadd ('TA'), which qh_buildhull tests before adding the
+// next point. qh_qhull then skips its post-merge, and the hull is discarded.
+struct Watch {
+  qhT* qh = nullptr;
+  Clock::time_point deadline;
+  bool stopped = false;
+};
+
+ssize_t watch_write(void* cookie, const char*, size_t size) {
+  auto* w = static_cast<Watch*>(cookie);
+  if (!w->stopped && Clock::now() >= w->deadline) {
+    w->qh->STOPadd = 1;  // qh_buildhull stops once num_vertices - (dim + 1) >= STOPadd - 1, i.e. at once
+    w->stopped = true;
+  }
+  return static_cast<ssize_t>(size);
+}
+
 // The reference: qhull with its default options (in 6-D: exact pre-merge Qx, merged facets). points is not modified.
-HullOut run_qhull(double* points, int count, bool volume) {
+// With a deadline, 'TF200' adds progress reports (no change to the hull) through which the watch can stop it.
+HullOut run_qhull(double* points, int count, bool volume, const Clock::time_point* deadline) {
   HullOut out;
   qhT qh_qh;
   qhT* qh = &qh_qh;
-  qh_zero(qh, quiet_file());
-  char cmd[] = "qhull";
-  out.exitcode = qh_new_qhull(qh, 6, count, points, False, cmd, nullptr, quiet_file());
-  if (out.exitcode == 0) {
+  Watch watch;
+  watch.qh = qh;
+  FILE* err = quiet_file();
+  if (deadline) {
+    watch.deadline = *deadline;
+    err = fopencookie(&watch, "w", cookie_io_functions_t{nullptr, watch_write, nullptr, nullptr});
+    if (!err) {
+      err = quiet_file();
+      deadline = nullptr;  // no stream to watch through: run unwatched rather than fail
+    } else {
+      std::setvbuf(err, nullptr, _IONBF, 0);  // every report reaches watch_write at once
+    }
+  }
+  qh_zero(qh, err);
+  char plain[] = "qhull";
+  char watched[] = "qhull TF200";
+  out.exitcode = qh_new_qhull(qh, 6, count, points, False, deadline ? watched : plain, nullptr, err);
+  out.timed_out = watch.stopped;
+  if (out.exitcode == 0 && !out.timed_out) {
     double margin = std::numeric_limits<double>::infinity();
     facetT* facet;
     FORALLfacets {
@@ -80,6 +120,7 @@ HullOut run_qhull(double* points, int count, bool volume) {
   qh_freeqhull(qh, !qh_ALL);
   int curlong, totlong;
   qh_memfreeshort(qh, &curlong, &totlong);
+  if (deadline) std::fclose(err);
   return out;
 }
 
@@ -134,12 +175,15 @@ int primitive_wrenches(const Contact& c, const Eigen::Vector3d& p, int edges, do
 
 EpsilonResult ferrari_canny(const std::vector<Contact>& contacts, const Eigen::Vector3d& p,
                             const WrenchSpaceOptions& opt) {
+  const Clock::time_point started = Clock::now();
   EpsilonResult res;
   // The fast hull serves the L1 space only: L-infinity Minkowski sums are massively coplanar, and there its
   // simplicial facets folded over each other now and then (wrong volume) for a gain of only ~1.4x over qhull.
   const bool fast = opt.hull == WrenchHullMethod::kFast && opt.norm == WrenchNorm::kL1;
   res.hull = fast ? WrenchHullMethod::kFast : WrenchHullMethod::kQhull;
   auto done = [&](EpsilonStatus s, const std::string& msg) {
+    std::vector<double>& sums = workspace().sums;
+    if (sums.capacity() > (1u << 20)) std::vector<double>().swap(sums);  // don't keep 8+ MB of sums per thread
     res.status = s;
     res.message = msg.empty() ? to_string(s) : msg;
     return res;
@@ -148,6 +192,7 @@ EpsilonResult ferrari_canny(const std::vector<Contact>& contacts, const Eigen::V
     return done(EpsilonStatus::kInvalidInput, problem);
   }
   if (!p.allFinite() || !std::isfinite(opt.torque_length)) return done(EpsilonStatus::kInvalidInput, "non-finite input");
+  if (std::isnan(opt.time_limit)) return done(EpsilonStatus::kInvalidInput, "time_limit is NaN (<= 0: no limit)");
   for (const Contact& c : contacts) {
     if (!c.pos.allFinite() || !c.frame.allFinite() || !(c.mu >= 0) || !(c.mu_torsion >= 0) || !std::isfinite(c.mu) ||
         !std::isfinite(c.mu_torsion)) {
@@ -188,9 +233,10 @@ EpsilonResult ferrari_canny(const std::vector<Contact>& contacts, const Eigen::V
     double total = 1.0;
     for (size_t i = 0; i < contacts.size(); ++i) total *= (start[i + 1] - start[i] + 1);
     if (total > opt.max_points) {
-      return done(EpsilonStatus::kTooManyPoints, "the L-infinity wrench space needs " + std::to_string(total) +
-                                                     " Minkowski-sum points (max_points " +
-                                                     std::to_string(opt.max_points) + ")");
+      char buf[160];
+      std::snprintf(buf, sizeof(buf), "the L-infinity wrench space needs %.0f Minkowski-sum points (max_points %d)",
+                    total, opt.max_points);
+      return done(EpsilonStatus::kTooManyPoints, buf);
     }
     count = static_cast<int>(total);
     ws.sums.resize(6 * static_cast<size_t>(count));
@@ -232,7 +278,23 @@ EpsilonResult ferrari_canny(const std::vector<Contact>& contacts, const Eigen::V
     ws.hull.release_if_larger(1 << 16);  // many contacts: don't keep 10+ MB of facets per thread
   }
   if (!have_hull) {
-    const HullOut hull = run_qhull(pts, count, opt.compute_volume);
+    const bool limited = opt.time_limit > 0 && std::isfinite(opt.time_limit);
+    const Clock::time_point deadline =
+        limited ? started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opt.time_limit))
+                : Clock::time_point::max();
+    auto time_limit_message = [&](const char* when) {
+      char buf[300];
+      std::snprintf(buf, sizeof(buf),
+                    "the hull of %d wrench-space points was not done within the time limit (%g s; stopped %s after "
+                    "%.3g s): nothing computed; raise the time limit (0: none), or use fewer cone edges or the L1 norm",
+                    count, opt.time_limit, when, std::chrono::duration<double>(Clock::now() - started).count());
+      return std::string(buf);
+    };
+    if (limited && Clock::now() >= deadline) {
+      return done(EpsilonStatus::kTimeLimit, time_limit_message("before qhull started"));
+    }
+    const HullOut hull = run_qhull(pts, count, opt.compute_volume, limited ? &deadline : nullptr);
+    if (hull.timed_out) return done(EpsilonStatus::kTimeLimit, time_limit_message("while qhull built the hull"));
     if (hull.exitcode != 0) {
       return done(EpsilonStatus::kHullFailed, "qhull failed with exit code " + std::to_string(hull.exitcode));
     }
@@ -241,7 +303,6 @@ EpsilonResult ferrari_canny(const std::vector<Contact>& contacts, const Eigen::V
     res.signed_margin = hull.margin;
     res.volume = hull.volume;
   }
-  if (ws.sums.capacity() > (1u << 20)) std::vector<double>().swap(ws.sums);
   if (res.signed_margin > opt.closure_tol) {
     res.epsilon = res.signed_margin;
     return done(EpsilonStatus::kForceClosure, "");

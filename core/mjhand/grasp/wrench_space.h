@@ -28,6 +28,12 @@ enum class WrenchHullMethod {
 // 6-D hull that takes seconds) are refused (kTooManyPoints) unless a caller raises it.
 inline constexpr int kLinfMaxPoints = 10000;
 
+// Default wall-clock limit [s] of a wrench-space hull, the same in `mjhand analyze` and Python: inside the point
+// budget an L-infinity hull takes up to ~6 s on an idle 2-core machine (4 hard contacts at 8 edges) and several times
+// that under load; past the limit nothing is computed (kTimeLimit). The grasp_analysis sensor uses none, so that a
+// rollout's values never depend on the machine's load.
+inline constexpr double kLinfTimeLimit = 10.0;
+
 struct WrenchSpaceOptions {
   int cone_edges = 8;            // 3..64 primitive forces per contact: n + mu (cos(2 pi k/N) t + sin(2 pi k/N) o)
   double torque_length = 0.0;    // L [m]: moments are divided by L so they compare with forces; <= 0 selects
@@ -35,6 +41,8 @@ struct WrenchSpaceOptions {
   WrenchNorm norm = WrenchNorm::kL1;
   bool compute_volume = false;   // GWS volume (one 6 x 6 determinant per hull simplex; qhull: an extra pass)
   int max_points = kLinfMaxPoints;  // L-infinity enumerates prod_i (K_i + 1) sums; more than this is refused
+  double time_limit = kLinfTimeLimit;  // [s] wall clock from the call; checked before the hull and while qhull adds
+                                       // points (the fast L1 hull takes milliseconds and is not checked); <= 0: none
   double closure_tol = 1e-10;    // the origin must be this far (scaled units) inside every facet to count as closure
   WrenchHullMethod hull = WrenchHullMethod::kFast;
 };
@@ -46,6 +54,7 @@ enum class EpsilonStatus {
   kRankDeficient,    // primitive wrenches span fewer than 6 dimensions (e.g. one or two hard contacts): epsilon = 0
   kTooManyPoints,    // L-infinity enumeration above max_points: nothing computed
   kHullFailed,       // qhull error (message has qhull's exit code): nothing computed
+  kTimeLimit,        // the hull was not done within time_limit: stopped, nothing computed
   kInvalidInput,     // NaN/inf, negative friction, cone_edges outside 3..64, a complete-constraint contact
                      // (unbounded moments)
 };

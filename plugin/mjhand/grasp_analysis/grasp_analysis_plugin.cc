@@ -124,6 +124,7 @@ class GraspAnalysis : public Plugin {
           opt.cone_edges = s_.cone_edges;
           opt.norm = s_.epsilon == EpsilonMode::kL1 ? WrenchNorm::kL1 : WrenchNorm::kLinf;
           opt.max_points = s_.max_points;  // above it ferrari_canny refuses and epsilon reads 0
+          opt.time_limit = 0;  // bounded by the point budget; a time limit would make rollouts depend on the load
           eps = ferrari_canny(s.grasp.contacts, s.grasp.reference, opt).epsilon;  // 0 unless force closure
         }
         state[0] = d->time;

@@ -324,6 +324,7 @@ TEST_CASE("analyze --json parses and its G and J_H equal the library's for the s
   CHECK(j["force_closure"].boolean);
   CHECK(j["epsilon"]["L1"]["epsilon"].number > 0);
   CHECK(j["epsilon"]["Linf"]["status"].string == "too_many_points");  // 4 soft fingers: 83521 points by default
+  CHECK_THAT(j["epsilon"]["Linf"]["message"].string, Catch::Contains("needs 83521 Minkowski-sum points"));
   // The optimal forces hold the weight (0.05 kg) inside the cones.
   CHECK(j["optimal_forces"]["status"].string == "optimal");
   // GLPK's basis solve (rounding) plus the round-off entries of G it drops (< 1e-12 max|G| each, 16 columns, lambda
@@ -370,7 +371,8 @@ TEST_CASE("analyze prints readable sections and answers --help", "[analyze]") {
   }
   const auto h = run_cli("analyze --help");
   CHECK(h.status == 0);
-  for (const char* opt : {"--keyframe", "--qpos", "--settle", "--object", "--json", "--linf-max-points"}) {
+  for (const char* opt :
+       {"--keyframe", "--qpos", "--settle", "--object", "--json", "--linf-max-points", "--linf-time-limit"}) {
     CHECK_THAT(h.output, Catch::Contains(opt));
   }
   CHECK_THAT(run_cli("--help").output, Catch::Contains("analyze"));
@@ -451,6 +453,20 @@ TEST_CASE("analyze: degenerate grasps get an answer, not a NaN or a crash", "[an
   }
 }
 
+TEST_CASE("analyze --linf-time-limit stops the L-infinity hull and says so", "[analyze]") {
+  // The settled scene's four soft fingers with the budget raised: 83521 points, ~30 s of hull without the limit.
+  const auto r = analyze(source_path("models/grasp_sensor_scene.xml") +
+                         " --settle 1 --json --linf-max-points 100000 --linf-time-limit 0.2");
+  REQUIRE(r.status == 0);
+  const Json j = parse_json(r.output);
+  const Json& linf = j["epsilon"]["Linf"];
+  CHECK(linf["status"].string == "time_limit");
+  CHECK(linf["epsilon"].number == 0);
+  CHECK(linf["points"].number == 83521);
+  CHECK_THAT(linf["message"].string, Catch::Contains("time limit (0.2 s") && Catch::Contains("--linf-time-limit"));
+  CHECK(j["epsilon"]["L1"]["status"].string == "force_closure");  // the L1 epsilon is not affected
+}
+
 TEST_CASE("analyze: bad command lines exit 2 with a message naming the problem", "[analyze]") {
   const std::string scene = source_path("models/grasp_sensor_scene.xml");
   const std::string pinch = pinch_model("bad", {0, 120, 240}, 3, true);
@@ -468,6 +484,8 @@ TEST_CASE("analyze: bad command lines exit 2 with a message naming the problem",
       {scene + " --object world", 2, {"the world body cannot be the object"}},
       {scene + " --keyframe 0 --qpos 1", 2, {"give --keyframe or --qpos, not both"}},
       {scene + " --settle -1", 2, {"'--settle'"}},
+      {scene + " --linf-time-limit -1", 2, {"'--linf-time-limit'"}},
+      {scene + " --linf-time-limit 1s", 2, {"'--linf-time-limit'"}},
       {scene + " --jsn", 2, {"unknown option '--jsn'"}},
       {"/nonexistent/model.xml", 1, {"/nonexistent/model.xml"}},
       {pinch_model("ambiguous", {0, 120, 240}, 3, true, true), 2,

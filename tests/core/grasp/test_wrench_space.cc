@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -237,4 +238,58 @@ TEST_CASE("the hull option selects qhull, and both agree on the closure examples
     CHECK(fast.epsilon == Approx(ref.epsilon).margin(1e-12));
     CHECK(fast.facets == ref.facets);
   }
+}
+
+TEST_CASE("the hull stops at its time limit, and a limit not reached changes nothing", "[grasp][wrench_space]") {
+  // Four soft fingers at 8 edges: (16 + 1)^4 = 83521 Minkowski-sum points, ~30 s of qhull on an idle machine.
+  const double r = 0.03;
+  std::vector<Contact> soft, hard;
+  for (const auto& [a, z] : {std::pair{0.1, 0.2}, {1.7, -0.3}, {3.3, 0.25}, {4.9, -0.2}}) {
+    const Eigen::Vector3d p = r * Eigen::Vector3d(std::cos(a), std::sin(a), z);
+    soft.push_back(analytic_contact(p, -p, ContactModel::kSoftFinger, 0.6, 0.01));
+    hard.push_back(analytic_contact(p, -p, ContactModel::kHardFinger, 0.6));
+  }
+  WrenchSpaceOptions opt;
+  opt.norm = WrenchNorm::kLinf;
+  opt.max_points = 100000;
+  opt.time_limit = 0.5;
+  const auto t0 = std::chrono::steady_clock::now();
+  const EpsilonResult stopped = ferrari_canny(soft, Eigen::Vector3d::Zero(), opt);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(stopped.status == EpsilonStatus::kTimeLimit);
+  CHECK(stopped.epsilon == 0.0);
+  CHECK(stopped.facets == 0);
+  CHECK(stopped.points == 83521);
+  // qhull itself was stopped (the enumeration takes milliseconds), and soon: not after its ~30 s (minutes under ASan).
+  CHECK_THAT(stopped.message, Catch::Contains("while qhull built the hull") && Catch::Contains("0.5 s"));
+  CHECK(took < 10.0);
+
+  // Before the hull: a limit already passed while enumerating.
+  opt.time_limit = 1e-9;
+  const EpsilonResult early = ferrari_canny(soft, Eigen::Vector3d::Zero(), opt);
+  CHECK(early.status == EpsilonStatus::kTimeLimit);
+  CHECK_THAT(early.message, Catch::Contains("before qhull started"));
+
+  // Three hard fingers (729 points, well under a second): no limit, a limit not reached and the default give the
+  // same hull bit for bit (the progress reports the limit listens to do not change qhull's work); so do L1's qhull.
+  hard.pop_back();
+  for (const WrenchNorm norm : {WrenchNorm::kLinf, WrenchNorm::kL1}) {
+    WrenchSpaceOptions o;
+    o.norm = norm;
+    o.hull = WrenchHullMethod::kQhull;
+    o.compute_volume = true;
+    o.time_limit = 0;
+    const EpsilonResult none = ferrari_canny(hard, Eigen::Vector3d::Zero(), o);
+    o.time_limit = 1000;
+    const EpsilonResult far = ferrari_canny(hard, Eigen::Vector3d::Zero(), o);
+    const EpsilonResult dflt = ferrari_canny(hard, Eigen::Vector3d::Zero(), WrenchSpaceOptions{8, 0.0, norm});
+    REQUIRE(none.force_closure());
+    CHECK(far.status == none.status);
+    CHECK(far.epsilon == none.epsilon);
+    CHECK(far.volume == none.volume);
+    CHECK(far.facets == none.facets);
+    CHECK(dflt.epsilon == Approx(none.epsilon).epsilon(1e-9));  // L1's default is the fast hull: its rounding
+  }
+  opt.time_limit = std::nan("");
+  CHECK(ferrari_canny(hard, Eigen::Vector3d::Zero(), opt).status == EpsilonStatus::kInvalidInput);
 }

@@ -51,6 +51,19 @@ def test_measures_equal_the_cli(settled, report):
     np.testing.assert_array_equal(pv.J_Theta, report["parallel"]["JTheta"])
 
 
+def test_linf_epsilon_bounds_as_the_cli(settled, report):
+    """Grasp.epsilon('Linf') has analyze's point budget (the scene's four soft fingers need 83521 points: refused, as
+    in the report) and time limit (with the budget raised, the ~30 s hull is stopped at time_limit)."""
+    m, d = settled
+    g = mjhand.grasp(m, d, object="ball")
+    refused = g.epsilon("Linf")
+    assert refused.status == mjhand.EpsilonStatus.TOO_MANY_POINTS
+    assert report["epsilon"]["Linf"]["status"] == "too_many_points"
+    assert "needs 83521 Minkowski-sum points" in refused.message
+    stopped = g.epsilon("Linf", max_points=100000, time_limit=0.2)
+    assert stopped.status == mjhand.EpsilonStatus.TIME_LIMIT and stopped.points == 83521 and stopped.epsilon == 0
+
+
 def skew(v):
     return np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
 

@@ -143,3 +143,21 @@ def test_linf_epsilon_has_the_point_budget_of_analyze():
     hard = [mjhand.analytic_contact(p, -p, mjhand.ContactModel.HARD_FINGER, 0.6) for p in pts]
     within = mjhand.ferrari_canny(hard, np.zeros(3), mjhand.WrenchNorm.LINF)  # (8 + 1)^4 = 6561 points
     assert within.status == mjhand.EpsilonStatus.FORCE_CLOSURE and within.epsilon > 0
+
+
+def test_linf_epsilon_has_the_time_limit_of_analyze():
+    """Past time_limit seconds the hull is stopped and nothing is computed (default LINF_TIME_LIMIT = 10 s, as
+    `mjhand analyze --linf-time-limit`): four soft contacts with the budget raised take ~30 s unlimited."""
+    assert mjhand.LINF_TIME_LIMIT == 10.0
+    r = 0.03
+    pts = [r * np.array([np.cos(a), np.sin(a), z]) for a, z in ((0.1, 0.2), (1.7, -0.3), (3.3, 0.25), (4.9, -0.2))]
+    cs = [mjhand.analytic_contact(p, -p, mjhand.ContactModel.SOFT_FINGER, 0.6, 0.01) for p in pts]
+    import time
+    t = time.perf_counter()
+    stopped = mjhand.ferrari_canny(cs, np.zeros(3), mjhand.WrenchNorm.LINF, max_points=100000, time_limit=0.3)
+    assert time.perf_counter() - t < 10  # stopped, not after the ~30 s of the whole hull
+    assert stopped.status == mjhand.EpsilonStatus.TIME_LIMIT and stopped.epsilon == 0 and stopped.facets == 0
+    assert "time limit (0.3 s" in stopped.message
+    for bad in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="time_limit must be a finite number of seconds >= 0"):
+            mjhand.ferrari_canny(cs, np.zeros(3), mjhand.WrenchNorm.LINF, time_limit=bad)
