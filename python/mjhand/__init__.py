@@ -7,6 +7,7 @@ mjhand's native plugins registered with the process's MuJoCo.
 radians; arrays are float64, and every array argument also takes what numpy.asarray takes (lists, tuples). Names
 follow the C++ API (docs/python.md).
 """
+import importlib.util as _importlib_util
 import os as _os
 import threading as _threading
 
@@ -26,7 +27,7 @@ PLUGIN_TYPES = _core._attach(_mujoco)  # ImportError naming the problem: version
 from ._core import (  # noqa: E402  (the C++ API, same names)
     Campaign, load_campaign, plan_campaign, run_campaign, run_rollout, write_rollout, write_summary,
     Chain, ConfigError, Contact, ContactModel, CouplingFit, EGraspFinger, EpsilonResult, EpsilonStatus, FitError,
-    ForceDistribution, ForceStatus, GraspAnalysis, GraspError, GraspQuality, Hand, HandObjectMobility, IkResult,
+    ForceClosureLP, ForceClosureResult, ForceDistribution, ForceStatus, GraspAnalysis, GraspError, GraspQuality, Hand, HandObjectMobility, IkResult,
     IkStatus, MinNormForces, ModelRejectedError, ParallelError, ParallelView, SingularityMeasures,
     SpecError, WrenchNorm, analytic_contact, balanced_wrench, collect_contacts, contact_frame_from_normal,
     LINF_MAX_POINTS, LINF_TIME_LIMIT, controllable_internal_force_basis, egrasp_chain, egrasp_ik_position, ferrari_canny, fit_coupling_csv,
@@ -52,6 +53,9 @@ from ._core import (  # noqa: E402  (the C++ API, same names)
 
 from .builders import build_hand_xml, build_scene_xml, load_hand, load_scene  # noqa: E402
 from .grasp import Grasp, body_id, grasp, hand  # noqa: E402
+from . import controllers  # noqa: E402  (mjhand.controllers.Pid, ...)
+if _importlib_util.find_spec("gymnasium") is not None:  # extra mjhand[gym]: gym.make("mjhand/GraspLift-...-v0")
+    from . import envs  # noqa: E402,F401  (registers the environments)
 
 __version__ = "0.1.0"
 #: The running MuJoCo's version (any 4.0.x), and the one whose headers this mjhand was compiled with.

@@ -55,5 +55,6 @@ void bind_synergies(nb::module_& m);
 void bind_syngrasp(nb::module_& m);
 void bind_structure(nb::module_& m);
 void bind_planner(nb::module_& m);
+void bind_controllers(nb::module_& m);
 
 }  // namespace mjhand::py

@@ -10,6 +10,7 @@
 
 #include <mjhand/grasp/contact_frames.h>
 #include <mjhand/grasp/contact_model.h>
+#include <mjhand/grasp/force_closure_lp.h>
 #include <mjhand/grasp/force_optimization.h>
 #include <mjhand/grasp/grasp_matrix.h>
 #include <mjhand/grasp/grasp_quality.h>
@@ -455,6 +456,26 @@ void bind_wrench_space(nb::module_& m) {
         "Ferrari-Canny epsilon (L1 or L-inf) with cones linearised by cone_edges edges; torque_length <= 0 uses the "
         "grasp radius. L-inf is refused above max_points Minkowski-sum points (TOO_MANY_POINTS) and stopped after "
         "time_limit seconds of hull building (TIME_LIMIT; 0: no limit). Never NaN: see status.");
+  nb::enum_<ForceClosureLP::Result>(m, "ForceClosureResult", "Verdict of ForceClosureLP.evaluate.")
+      .value("CLOSURE", ForceClosureLP::Result::kClosure, "the primitive wrenches positively span R^6")
+      .value("NOT_CLOSURE", ForceClosureLP::Result::kNotClosure, "they do not")
+      .value("NO_CONTACTS", ForceClosureLP::Result::kNoContacts, "no contacts")
+      .value("RANK_DEFICIENT", ForceClosureLP::Result::kRankDeficient, "they span fewer than 6 dimensions")
+      .value("SOLVER_LIMIT", ForceClosureLP::Result::kSolverLimit, "the simplex hit its pivot limit: undecided")
+      .value("TOO_MANY_CONTACTS", ForceClosureLP::Result::kTooManyContacts, "more contacts than max_contacts");
+  nb::class_<ForceClosureLP>(m, "ForceClosureLP",
+                             "Force closure without a hull: one small LP (positive spanning of the primitive wrenches, "
+                             "docs/grasp-analysis.md), what the grasp_analysis sensor evaluates every step; "
+                             "preallocated, microseconds where is_force_closure builds the L1 hull (milliseconds).")
+      .def(nb::init<int, int>(), nb::arg("max_contacts") = 64, nb::arg("cone_edges") = 8)
+      .def("evaluate",
+           [](ForceClosureLP& lp, const Contacts& contacts, nb::handle reference_arg) {
+             const Eigen::VectorXd reference = as_vector(reference_arg, "reference");
+             check_contacts(contacts);
+             return lp.evaluate(contacts.data(), static_cast<int>(contacts.size()), to_vec3(reference, "reference"));
+           },
+           nb::arg("contacts"), nb::arg("reference"), "Decides force closure of contacts about reference.")
+      .def_prop_ro("cone_edges", &ForceClosureLP::cone_edges, "edges of each linearised friction cone");
   m.def("is_force_closure",
         [](const Contacts& contacts, nb::handle reference_arg, int cone_edges, double tol) {
           const Eigen::VectorXd reference = as_vector(reference_arg, "reference");

@@ -89,6 +89,7 @@ NB_MODULE(_core, m) {
   mjhand::py::bind_syngrasp(m);
   mjhand::py::bind_structure(m);
   mjhand::py::bind_planner(m);
+  mjhand::py::bind_controllers(m);
   m.def("_attach", &attach, nb::arg("mujoco_module"));
   mjhand::cli::set_embedded_in_python(true);
   m.def("_libmujoco_path", &libmujoco_path, "the libmujoco file this module calls into");

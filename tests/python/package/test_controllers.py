@@ -1,0 +1,139 @@
+"""mjhand.controllers: the plugins' C++ control laws stepped from Python, cross-checked against the same plugins running
+inside MuJoCo (the MJCF's <plugin> actuators replaced by <motor>s, the controller computed where MuJoCo computes
+actuation)."""
+import re
+
+import mujoco
+import numpy as np
+import pytest
+
+import mjhand
+from conftest import model
+
+
+def read(name):
+    with open(model(name)) as f:
+        return f.read()
+
+
+def without_instance(xml, plugin, instance):
+    """The XML without `instance` of `plugin` (and without the <plugin> element if it is left empty)."""
+    block = re.compile(r'\s*<instance name="%s">.*?</instance>' % instance, re.S)
+    xml, n = block.subn("", xml, count=1)
+    assert n == 1, instance
+    return re.sub(r'\s*<plugin plugin="%s">\s*</plugin>' % re.escape(plugin), "", xml)
+
+
+def motors_for(xml, instance):
+    """Each <plugin ... instance="instance"> actuator as a <motor> with the same attributes."""
+    out, n = re.subn(r'<plugin (name="[^"]+" (?:joint|tendon)="[^"]+") instance="%s"' % instance, r"<motor \1", xml)
+    assert n > 0, instance
+    return out
+
+
+def side_by_side(native, plain, controller, steps):
+    """`steps` of the plugin model under mj_step and of the plain one with the controller computed where MuJoCo
+    computes actuation (between mj_step1 and mj_step2); their datas."""
+    dn, dp = mujoco.MjData(native), mujoco.MjData(plain)
+    for _ in range(steps):
+        mujoco.mj_step(native, dn)
+        mujoco.mj_step1(plain, dp)
+        controller.compute(dp)
+        mujoco.mj_step2(plain, dp)
+    return dn, dp
+
+
+def load(xml):
+    return mujoco.MjModel.from_xml_string(xml)
+
+
+def test_pid_equals_the_plugin_step_for_step():
+    """models/pid_finger.xml (3 joints, gravity, 12-bit D/A, 4096-count encoder, filtered D, 500 Hz): the plugin vs
+    mjhand.controllers.Pid with the same keys between mj_step1 and mj_step2, 2 s."""
+    xml = read("pid_finger.xml")
+    native = load(xml)
+    plain = load(motors_for(without_instance(xml, "mjhand.pid", "hold"), "hold"))
+    assert plain.nplugin == 0
+    pid = mjhand.controllers.Pid(plain, actuators="m1,m2,m3", setpoint=[0.6, 0.5, 0.4], kp=2, ki=4, kd=0.05,
+                                 tf=0.004, period=0.002, dac_bits=12, encoder_cpr=4096)
+    assert pid.actuators == [0, 1, 2] and pid.type == "pid" and pid.state.size > 0
+    dn, dp = side_by_side(native, plain, pid, 2000)
+    # The same C++ on the same numbers in the same order: equal to the last bit.
+    np.testing.assert_array_equal(dp.qpos, dn.qpos)
+    np.testing.assert_array_equal(dp.actuator_force, dn.actuator_force)
+    assert abs(dn.qpos[0] - 0.6) < 0.05  # and it did hold the finger near its setpoint
+
+
+def test_pid_with_dc_motor_and_rk4_through_mjcb_control():
+    """models/motor_joint.xml: the pid's output is a dc_motor's voltage (the motor stays a plugin of the model). Under
+    RK4 the controller runs at every stage through mujoco.set_mjcb_control, as the plugin does."""
+    xml = read("motor_joint.xml").replace('<option timestep="0.0001"', '<option integrator="RK4" timestep="0.0001"')
+    native = load(xml)
+    plain = load(without_instance(xml, "mjhand.pid", "servo"))
+    pid = mjhand.controllers.Pid(plain, joints="j", actuators="motor", setpoint=0.1, kp=120, period=0.001)
+    dn, dp = mujoco.MjData(native), mujoco.MjData(plain)
+    for _ in range(2000):
+        mujoco.mj_step(native, dn)
+    mujoco.set_mjcb_control(pid)  # global: called for every model's steps (a controller refuses another model's)
+    try:
+        for _ in range(2000):
+            mujoco.mj_step(plain, dp)
+    finally:
+        mujoco.set_mjcb_control(None)
+    np.testing.assert_array_equal(dp.qpos, dn.qpos)
+    assert dn.qpos[0] == pytest.approx(0.1, abs=0.02)
+
+
+def test_posture_servo_equals_the_plugin(tmp_path):
+    """models/grasp_sensor_scene.xml: the hand's posture servo (egrasp_hand_servo.xml, instance "close") closing four
+    fingers on a ball, with the grasp_analysis sensor still a plugin: Posture with the same keys on <motor>s, 1 s."""
+    hand = read("egrasp_hand_servo.xml")
+    inst = re.search(r'<plugin plugin="mjhand.posture">\s*<instance name="close">(.*?)</instance>', hand, re.S)
+    keys = dict(re.findall(r'<config key="([^"]+)" value="([^"]*)"/>', inst[1]))
+    assert set(keys) == {"actuators", "kp", "tau", "start", "target"}
+    scene = read("grasp_sensor_scene.xml")
+    (tmp_path / "egrasp_hand_servo.xml").write_text(motors_for(without_instance(hand, "mjhand.posture", "close"),
+                                                               "close"))
+    (tmp_path / "grasp_sensor_scene.xml").write_text(scene)
+    native = mujoco.MjModel.from_xml_path(model("grasp_sensor_scene.xml"))
+    plain = mujoco.MjModel.from_xml_path(str(tmp_path / "grasp_sensor_scene.xml"))
+    assert plain.nplugin == native.nplugin - 1
+    posture = mjhand.controllers.Posture(plain, name="close", **keys)
+    dn, dp = side_by_side(native, plain, posture, 500)
+    np.testing.assert_array_equal(dp.qpos, dn.qpos)
+    assert dn.ncon > 1  # the fingers did reach the ball
+
+
+def test_reset_state_and_errors():
+    xml = read("pid_finger.xml")
+    plain = load(motors_for(without_instance(xml, "mjhand.pid", "hold"), "hold"))
+    pid = mjhand.controllers.Pid(plain, actuators="m1,m2,m3", setpoint=0.3, kp=2, period=0.002)
+    d = mujoco.MjData(plain)
+    for _ in range(50):
+        mujoco.mj_step1(plain, d)
+        pid.compute(d)
+        mujoco.mj_step2(plain, d)
+    first = d.qpos.copy()
+    mujoco.mj_resetData(plain, d)
+    pid.reset(d)
+    for _ in range(50):
+        mujoco.mj_step1(plain, d)
+        pid.compute(d)
+        mujoco.mj_step2(plain, d)
+    np.testing.assert_array_equal(d.qpos, first)  # reset makes the run repeat exactly
+    with pytest.raises(mjhand.ConfigError, match="kp"):
+        mjhand.controllers.Pid(plain, actuators="m1,m2,m3", setpoint=0.3, kp=-1, period=0.002)
+    with pytest.raises(mjhand.ConfigError, match="unknown key 'kpp'.*kp, ki, kd"):
+        mjhand.controllers.Pid(plain, actuators="m1,m2,m3", setpoint=0.3, kpp=2, period=0.002)
+    with pytest.raises(mjhand.ConfigError, match="nope"):
+        mjhand.controllers.Pid(plain, actuators="nope", setpoint=0.3, kp=2, period=0.002)
+    with pytest.raises(ValueError, match="not an mjhand controller type.*pid"):
+        mjhand.controllers.Controller(plain, "grasp_analysis")
+    with pytest.raises(TypeError, match="a NoneType is not a number"):
+        mjhand.controllers.Pid(plain, actuators="m1,m2,m3", setpoint=None, kp=2, period=0.002)
+    other = load(xml)
+    with pytest.raises(ValueError, match="another mujoco.MjModel"):
+        pid.compute(mujoco.MjData(other))
+    coupling_types = mjhand.controllers.types()
+    assert {"pid", "posture", "coupling", "hand_object"} <= set(coupling_types)
+    assert "grasp_analysis" not in coupling_types and "dc_motor" not in coupling_types
