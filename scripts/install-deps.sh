@@ -31,6 +31,8 @@ DEV_PKGS=(
   libbenchmark-dev       # Google Benchmark for the benchmark program
   gnuplot-nox            # PNG plots of `mjhand current-study` (direct-drive hand currents, power, heating)
   xvfb xauth             # headless GL for viewer smoke tests
+  libegl1 libegl-mesa0 libgl1-mesa-dri  # EGL without a display for mujoco.Renderer (MUJOCO_GL=egl): the Gymnasium
+                         # environments' rgb_array frames in the Python tests
   liborocos-kdl-dev      # Orocos KDL: independent peer check of mjhand's FK and Jacobians (tests/core/kinematics/test_kdl_peer.cc)
   clang libclang-rt-14-dev  # libFuzzer targets of every parser (scripts/fuzz.sh)
   valgrind               # instruction counts (callgrind) of the plugin-cost figures in BENCHMARKS.md
