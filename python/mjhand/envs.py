@@ -17,12 +17,10 @@ import os
 import mujoco
 import numpy as np
 
-try:
-    import gymnasium as gym
-except ImportError as e:  # pragma: no cover - exercised by test_envs.py in a process without gymnasium
-    raise ImportError("mjhand.envs needs gymnasium: pip install 'mjhand[gym]' (or pip install gymnasium)") from e
-
 from . import _core
+from ._extras import require
+
+gym = require("gymnasium", "gym", "mjhand.envs")
 from .grasp import hand as _hand
 
 __all__ = ["GraspLiftEnv", "HandTask", "TASKS", "register"]

@@ -15,6 +15,8 @@ import time
 
 import mjhand
 
+from ._extras import require
+
 _campaigns = {}  # per worker process: the expanded campaign of (path, mtime), reused by every task it runs there
 
 
@@ -61,8 +63,7 @@ def run(path, address="auto", shard_index=0, shard_count=1, max_retries=3, progr
     """Runs the campaign file `path` on a Ray cluster; returns a report dict like mjhand.run_campaign's (total,
     selected, skipped, ok, failed, steps, nodes, summary). `on_result(index, status)` is called after each file is
     written (tests stop a run there). KeyboardInterrupt leaves every finished rollout written: rerun to resume."""
-    import ray
-
+    ray = require("ray", "ray", "running a campaign on Ray (mjhand batch --ray)")
     path = os.path.abspath(path)
     c = mjhand.load_campaign(path)
     plan = mjhand.plan_campaign(c, shard_index, shard_count)
@@ -127,6 +128,9 @@ def main(argv):
     except KeyboardInterrupt:
         print("mjhand batch: interrupted; finished rollouts are written, rerun to resume", file=sys.stderr)
         return 3
+    except ImportError as e:  # ray is an extra
+        print(f"mjhand batch: {e}", file=sys.stderr)
+        return 2
     except (ValueError, OSError, RuntimeError, ConnectionError) as e:  # bad campaign, unwritable output, no cluster
         print(f"mjhand batch: error: {e}", file=sys.stderr)
         return 1
