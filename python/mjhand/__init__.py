@@ -110,3 +110,8 @@ for _cls in (EpsilonResult, ForceDistribution, GraspQuality, HandObjectMobility,
              ParallelView, SingularityMeasures, CouplingFit, Hand, EGraspFinger, ActuatorStatics):
     _cls.__repr__ = _repr
 del _cls
+
+
+from . import _signatures  # noqa: E402
+
+_signatures.expose(globals(), [n for n in list(globals()) if not n.startswith("_")])

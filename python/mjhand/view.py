@@ -16,6 +16,8 @@ import mujoco
 
 import mjhand  # noqa: F401  (registers the plugins)
 
+__all__ = ["main", "parse", "load", "record", "view"]
+
 from ._extras import require
 
 USAGE_EPILOG = ("examples:\n"
@@ -27,6 +29,7 @@ USAGE_EPILOG = ("examples:\n"
 
 
 def parse(argv):
+    """The command line (argparse exits with status 2 and a message on a bad one)."""
     p = argparse.ArgumentParser(prog="python -m mjhand.view", description=__doc__.split("\n\n")[0],
                                 epilog=USAGE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("model", help="MJCF file")
@@ -56,6 +59,7 @@ def parse(argv):
 
 
 def load(a):
+    """The model and its data at the chosen keyframe (ValueError from MuJoCo, LookupError for a keyframe)."""
     m = mujoco.MjModel.from_xml_path(a.model)
     d = mujoco.MjData(m)
     if a.keyframe is not None:
@@ -126,6 +130,7 @@ def view(a, m, d):
 
 
 def main(argv=None):
+    """python -m mjhand.view ARGS; returns the exit status (0 ok, 1 model error, 2 usage or environment)."""
     a = parse(argv)
     try:
         m, d = load(a)

@@ -16,9 +16,12 @@
 namespace mjhand::py {
 
 void bind_builders(nb::module_& m) {
-  nb::exception<SpecError>(m, "SpecError", PyExc_ValueError);
-  nb::exception<FitError>(m, "FitError", PyExc_ValueError);
-  nb::exception<ModelRejectedError>(m, "ModelRejectedError", PyExc_ValueError);
+  nb::exception<SpecError>(m, "SpecError", PyExc_ValueError)
+      .doc() = "A hand or scene description (YAML) that cannot be built; the message names the file, line and key.";
+  nb::exception<FitError>(m, "FitError", PyExc_ValueError)
+      .doc() = "A fit (coupling polynomial, synergies) that its data cannot support; the message says why.";
+  nb::exception<ModelRejectedError>(m, "ModelRejectedError", PyExc_ValueError)
+      .doc() = "A generated model that MuJoCo or mjhand's own checks refuse (MuJoCo's message included).";
 
   m.def("build_hand_xml",
         [](const std::string& yaml_text, const std::string& source) {

@@ -192,8 +192,10 @@ nb::ndarray<nb::numpy, const double, nb::ndim<2>> view(const double* p, int rows
 
 // Contacts and hands: the exceptions, contact models, Contact, Hand, collecting contacts from MuJoCo.
 void bind_contacts(nb::module_& m) {
-  nb::exception<GraspError>(m, "GraspError", PyExc_ValueError);
-  nb::exception<ParallelError>(m, "ParallelError", PyExc_ValueError);
+  nb::exception<GraspError>(m, "GraspError", PyExc_ValueError)
+      .doc() = "A grasp that cannot be analysed (no finger contacts, a hand structure that cannot be inferred, ...).";
+  nb::exception<ParallelError>(m, "ParallelError", PyExc_ValueError)
+      .doc() = "A grasp whose parallel-manipulator view cannot be formed (e.g. a leg without joints).";
 
   nb::enum_<ContactModel>(m, "ContactModel", "Which force components a contact transmits (rows of H_i).")
       .value("FRICTIONLESS_POINT", ContactModel::kFrictionlessPoint, "normal force only (1 row)")
@@ -406,10 +408,10 @@ void bind_grasp_matrices(nb::module_& m) {
 
 // The grasp wrench space: Ferrari-Canny epsilon and force closure.
 void bind_wrench_space(nb::module_& m) {
-  nb::enum_<WrenchNorm>(m, "WrenchNorm")
+  nb::enum_<WrenchNorm>(m, "WrenchNorm", "Which bound on the contact forces defines the grasp wrench space (Ferrari-Canny).")
       .value("L1", WrenchNorm::kL1, "sum of normal forces <= 1")
       .value("LINF", WrenchNorm::kLinf, "every normal force <= 1");
-  nb::enum_<EpsilonStatus>(m, "EpsilonStatus")
+  nb::enum_<EpsilonStatus>(m, "EpsilonStatus", "Why a Ferrari-Canny epsilon is what it is (EpsilonResult.status).")
       .value("FORCE_CLOSURE", EpsilonStatus::kForceClosure)
       .value("NOT_FORCE_CLOSURE", EpsilonStatus::kNotForceClosure)
       .value("NO_CONTACTS", EpsilonStatus::kNoContacts)
@@ -488,7 +490,7 @@ void bind_wrench_space(nb::module_& m) {
 
 // Contact forces: optimal (GLPK) and minimum-norm distributions, joint torques, internal forces, mobility.
 void bind_forces(nb::module_& m) {
-  nb::enum_<ForceStatus>(m, "ForceStatus")
+  nb::enum_<ForceStatus>(m, "ForceStatus", "Outcome of the optimal contact-force LP (ForceDistribution.status).")
       .value("OPTIMAL", ForceStatus::kOptimal)
       .value("INFEASIBLE", ForceStatus::kInfeasible)
       .value("UNBOUNDED", ForceStatus::kUnbounded)
@@ -518,7 +520,7 @@ void bind_forces(nb::module_& m) {
         nb::arg("contacts"), nb::arg("G"), nb::arg("W"), nb::arg("cone_edges") = 8,
         nb::arg("min_normal_force") = 0.0, nb::arg("max_normal_force") = std::numeric_limits<double>::infinity(),
         "Smallest sum of normal forces balancing the external wrench W (G lambda + W = 0) inside the friction cones.");
-  nb::class_<MinNormForces>(m, "MinNormForces")
+  nb::class_<MinNormForces>(m, "MinNormForces", "Least-norm contact forces -G^+ W balancing a wrench W (Mattar eq 40), with their residual.")
       .def_ro("lambda_", &MinNormForces::lambda, "-G^+ W, shape (m,) [N]")
       .def_ro("wrench_residual", &MinNormForces::wrench_residual, "|G lambda + W|")
       .def_ro("balances", &MinNormForces::balances, "the wrench is balanced (residual <= 1e-9 (1 + |W|))")

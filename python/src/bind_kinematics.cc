@@ -298,12 +298,12 @@ void bind_dh_chains(nb::module_& m) {
       });
   def_chain_kinematics<Chain>(chain);
 
-  nb::enum_<DlsStatus>(m, "IkStatus")
+  nb::enum_<DlsStatus>(m, "IkStatus", "How damped-least-squares IK ended (IkResult.status).")
       .value("CONVERGED", DlsStatus::kConverged)
       .value("ITERATION_LIMIT", DlsStatus::kIterationLimit)
       .value("STALLED", DlsStatus::kStalled)
       .value("INVALID_INPUT", DlsStatus::kInvalidInput);
-  nb::class_<DlsResult>(m, "IkResult")
+  nb::class_<DlsResult>(m, "IkResult", "Outcome of damped-least-squares IK: status, iterations, final error.")
       .def_ro("converged", &DlsResult::converged, "the error fell below the tolerance")
       .def_ro("status", &DlsResult::status, "IkStatus: why the solve stopped")
       .def_ro("iterations", &DlsResult::iterations, "joint updates taken")
@@ -311,7 +311,7 @@ void bind_dh_chains(nb::module_& m) {
       .def_ro("position_error", &DlsResult::position_error, "[m]")
       .def_ro("orientation_error", &DlsResult::orientation_error, "[rad]");
 
-  nb::class_<SingularityMeasures>(m, "SingularityMeasures")
+  nb::class_<SingularityMeasures>(m, "SingularityMeasures", "Manipulability, extreme singular values, condition number and rank of a Jacobian.")
       .def_ro("manipulability", &SingularityMeasures::manipulability, "product of the singular values")
       .def_ro("sigma_min", &SingularityMeasures::sigma_min, "smallest of the min(m, n) singular values")
       .def_ro("sigma_max", &SingularityMeasures::sigma_max, "largest singular value")

@@ -147,7 +147,7 @@ void bind_quasistatics(nb::module_& m) {
       .def_ro("Z", &QuasistaticMaps::Z, "dz per dz_r").def_ro("Vw", &QuasistaticMaps::Vw, "du per dw")
       .def_ro("Pw", &QuasistaticMaps::Pw, "dlambda per dw").def_ro("Qw", &QuasistaticMaps::Qw, "dq per dw")
       .def_ro("Tw", &QuasistaticMaps::Tw, "dtau per dw").def_ro("Zw", &QuasistaticMaps::Zw, "dz per dw");
-  nb::class_<QuasistaticSolution>(m, "QuasistaticSolution")
+  nb::class_<QuasistaticSolution>(m, "QuasistaticSolution", "Displacements and force changes of a quasi-static grasp under a wrench or synergy input (SGquasistatic).")
       .def_ro("du", &QuasistaticSolution::du).def_ro("dlambda", &QuasistaticSolution::dlambda)
       .def_ro("dq", &QuasistaticSolution::dq).def_ro("dz", &QuasistaticSolution::dz)
       .def_ro("dtau", &QuasistaticSolution::dtau);
@@ -219,7 +219,7 @@ void bind_manipulability(nb::module_& m) {
   nb::class_<Ellipsoid>(m, "Ellipsoid", "Semi-axes (descending; +inf unbounded, 0 degenerate) and their directions.")
       .def_ro("semi_axes", &Ellipsoid::semi_axes).def_ro("directions", &Ellipsoid::directions)
       .def_ro("finite_rank", &Ellipsoid::finite_rank).def_ro("unbounded", &Ellipsoid::unbounded);
-  nb::class_<ManipulabilityEllipsoid>(m, "ManipulabilityEllipsoid")
+  nb::class_<ManipulabilityEllipsoid>(m, "ManipulabilityEllipsoid", "Kinematic or force manipulability ellipsoid of a grasp: full, linear and angular blocks (SGkinManipulability).")
       .def_ro("full", &ManipulabilityEllipsoid::full).def_ro("linear", &ManipulabilityEllipsoid::linear)
       .def_ro("angular", &ManipulabilityEllipsoid::angular).def_ro("inputs", &ManipulabilityEllipsoid::inputs)
       .def_ro("compatible_inputs", &ManipulabilityEllipsoid::compatible_inputs)
@@ -244,7 +244,7 @@ void bind_manipulability(nb::module_& m) {
 
 // Vcost and the contact / grasp robustness measures.
 void bind_force_closure_cost(nb::module_& m) {
-  nb::class_<VcostOptimum>(m, "VcostOptimum")
+  nb::class_<VcostOptimum>(m, "VcostOptimum", "The internal forces minimising the force-closure cost V (SGVcost).")
       .def_ro("y", &VcostOptimum::y).def_ro("lambda_", &VcostOptimum::lambda).def_ro("cost", &VcostOptimum::cost)
       .def_ro("max_sigma", &VcostOptimum::max_sigma).def_ro("evaluations", &VcostOptimum::evaluations)
       .def_ro("converged", &VcostOptimum::converged);
@@ -273,7 +273,7 @@ void bind_force_closure_cost(nb::module_& m) {
         },
         nb::arg("contacts"), nb::arg("Gp"), nb::arg("E"), nb::arg("w") = nb::none(), nb::arg("fmin") = 1.0,
         nb::arg("fmax") = 30.0, nb::arg("k") = 0.001, "PCR = n_c / min_y V (SG_PCR)");
-  nb::class_<PgrResult>(m, "PgrResult")
+  nb::class_<PgrResult>(m, "PgrResult", "Potential grasp robustness over contact-state combinations and the best one (SG_PGR*).")
       .def_ro("pgr", &PgrResult::pgr).def_ro("pcr", &PgrResult::pcr).def_ro("quality", &PgrResult::quality)
       .def_ro("feasible", &PgrResult::feasible)
       .def_prop_ro("best", [](const PgrResult& r) { return state_list(r.best); }, "best combination: 0 sticking, 1 sliding, 2 detached per contact");

@@ -80,7 +80,8 @@ int cli(const std::vector<std::string>& args) {
 
 NB_MODULE(_core, m) {
   m.doc() = "mjhand's C++ library for Python (use the `mjhand` package, which wraps this module)";
-  nb::exception<mjhand::ConfigError>(m, "ConfigError", PyExc_ValueError);
+  nb::exception<mjhand::ConfigError>(m, "ConfigError", PyExc_ValueError)
+      .doc() = "A plugin or controller configuration that mjhand refuses; the message names the instance, key and value.";
   mjhand::py::bind_grasp(m);
   mjhand::py::bind_kinematics(m);
   mjhand::py::bind_builders(m);
