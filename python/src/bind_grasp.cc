@@ -2,6 +2,7 @@
 // parallel-manipulator view, and GraspAnalysis (the preallocated per-step path). Names follow the C++ API
 // (docs/python.md); every array is float64, every length SI.
 #include <chrono>
+#include <cctype>
 #include <cmath>
 #include <utility>
 #include <limits>
@@ -116,6 +117,25 @@ int body_id(const mjModel* m, int id, const char* what) {
   return id;
 }
 
+// A contact model given as an mjhand.ContactModel or by name: the CLI's --palm-contact names (pwof, hf, sf) or the
+// enum's (hard_finger, ...), any case. isinstance, not try_cast: a plain int must not pass for a model.
+ContactModel contact_model_arg(nb::handle value, const char* what) {
+  ContactModel out;
+  if (nb::isinstance<ContactModel>(value) && nb::try_cast<ContactModel>(value, out)) return out;
+  if (nb::isinstance<nb::str>(value)) {
+    std::string s = nb::cast<std::string>(value);
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (s == "pwof" || s == "frictionless_point") return ContactModel::kFrictionlessPoint;
+    if (s == "hf" || s == "hard_finger") return ContactModel::kHardFinger;
+    if (s == "sf" || s == "soft_finger") return ContactModel::kSoftFinger;
+    throw nb::value_error((std::string(what) + ": unknown contact model '" + nb::cast<std::string>(value) +
+                           "'; give 'pwof', 'hf' or 'sf' (as mjhand analyze --palm-contact), an mjhand.ContactModel, "
+                           "or None (from each contact's condim)").c_str());
+  }
+  throw nb::type_error((std::string(what) + " must be an mjhand.ContactModel, 'pwof', 'hf' or 'sf', or None (from "
+                        "each contact's condim)").c_str());
+}
+
 ContactOptions contact_options(const std::string& tangent, nb::handle model, bool include_margin,
                                nb::handle palm_model = nb::none()) {
   ContactOptions o;
@@ -124,17 +144,12 @@ ContactOptions contact_options(const std::string& tangent, nb::handle model, boo
   else throw nb::value_error(("tangent must be 'eq2' or 'mujoco', got '" + tangent + "'").c_str());
   if (!model.is_none()) {
     o.force_model = true;
-    // isinstance, not try_cast: a plain int that happens to be a valid enum value must not pass for a model.
-    if (!nb::isinstance<ContactModel>(model) || !nb::try_cast<ContactModel>(model, o.model)) {
-      throw nb::type_error("contact_model must be an mjhand.ContactModel (or None: from each contact's condim)");
-    }
+    o.model = contact_model_arg(model, "contact_model");
   }
   o.include_margin_contacts = include_margin;
   if (!palm_model.is_none()) {
     o.force_palm_model = true;
-    if (!nb::isinstance<ContactModel>(palm_model) || !nb::try_cast<ContactModel>(palm_model, o.palm_model)) {
-      throw nb::type_error("palm_contact_model must be an mjhand.ContactModel (or None: from each contact's condim)");
-    }
+    o.palm_model = contact_model_arg(palm_model, "palm_contact_model");
   }
   return o;
 }
@@ -613,6 +628,20 @@ void bind_forces(nb::module_& m) {
         nb::arg("contacts"), nb::arg("G"), nb::arg("J_H"), nb::arg("actuated"),
         "Grubler-Kutzbach count (6 + n_hand - sum of contact rows) and the instantaneous mobility and redundancies from "
         "the ranks of G and J_H; actuated = the number of actuated joints.");
+  m.def("in_friction_cones",
+        [](const Contacts& contacts, nb::handle lambda_arg, double tol) {
+          const Eigen::VectorXd lambda = as_vector(lambda_arg, "lambda_");
+          check_contacts(contacts);
+          check_finite(lambda, "lambda_");
+          if (lambda.size() != total_rows(contacts)) {
+            throw nb::value_error(("lambda_ must have " + std::to_string(total_rows(contacts)) +
+                                   " entries (the contacts' rows), got " + std::to_string(lambda.size())).c_str());
+          }
+          if (!(tol >= 0) || !std::isfinite(tol)) throw nb::value_error("tol must be a finite number >= 0 [N]");
+          return in_friction_cones(contacts, lambda, tol);
+        },
+        nb::arg("contacts"), nb::arg("lambda_"), nb::arg("tol") = 1e-9,
+        "True when every contact force lies in its friction set with slack tol [N] (SGcheckFriction).");
   m.def("friction_cone_margin",
         [](const Contact& c, nb::handle lambda_i_arg) {
           const Eigen::VectorXd lambda_i = as_vector(lambda_i_arg, "lambda_i");

@@ -136,6 +136,16 @@ void bind_stiffness(nb::module_& m) {
         },
         nb::arg("G"), nb::arg("J_H"), nb::arg("Kc"), nb::arg("Kq") = nb::none(), nb::arg("S") = nb::none(),
         nb::arg("Kz") = nb::none(), "K_O = G K G^T (SGgraspStiffness, without geometric terms).");
+  m.def("contact_compliance",
+        [](nb::handle JH, nb::handle Kc, nb::handle Kq, nb::handle S, nb::handle Kz) {
+          return contact_compliance(as_matrix(JH, "J_H"), optional_matrix(Kc, "Kc"), optional_matrix(Kq, "Kq"),
+                                    optional_matrix(S, "S"), optional_matrix(Kz, "Kz"));
+        },
+        nb::arg("J_H"), nb::arg("Kc") = nb::none(), nb::arg("Kq") = nb::none(), nb::arg("S") = nb::none(),
+        nb::arg("Kz") = nb::none(),
+        "C = Kc^-1 + J Kq^-1 J^T + J S Kz^-1 S^T J^T (m x m), the compliance seen at the contacts; None = rigid "
+        "(contacts, joints, synergies) or no synergies. Its inverse is equivalent_contact_stiffness.");
+  m.def("synergy_stiffness", &synergy_stiffness, nb::arg("nz"), nb::arg("k"), "K_z = k I_nz (SGsynergyStiffness with a scalar); k > 0.");
 }
 
 // SynGrasp's quasi-static maps, solutions and rigid-body motions.

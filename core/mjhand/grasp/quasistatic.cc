@@ -87,8 +87,8 @@ Eigen::MatrixXd wrist_contact_stiffness(const char* function, const Eigen::Ref<c
                                         const Eigen::Ref<const Eigen::MatrixXd>& Kz) {
   require_size(function, "Jw", Jw, JH.rows(), 6, "m x 6 with m = rows of JH (wrist_jacobian)");
   if (!Jw.allFinite()) throw std::invalid_argument(std::string(function) + ": Jw has non-finite entries");
-  Eigen::MatrixXd C = contact_compliance(JH, Kc, Kq, S, Kz);  // checks JH, Kc, Kq, S, Kz
-  if (Kw.size() != 0) require_stiffness(function, "Kw", Kw, 6, "6 x 6 (wrist_stiffness; kRigid for a fixed wrist)");
+  Eigen::MatrixXd C = contact_compliance(JH, Kc, Kq, S, Kz, function);  // checks JH, Kc, Kq, S, Kz
+  if (Kw.size() != 0) require_stiffness(function, "Kw", Kw, 6, "6 x 6 (wrist_stiffness; a fixed wrist: leave it out)");
   C.noalias() += Jw * compliance_or_zero(Kw, 6) * Jw.transpose();
   return invert_contact_compliance(function, C);
 }

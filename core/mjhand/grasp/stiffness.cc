@@ -128,31 +128,30 @@ void require_stiffness(const char* function, const char* argument, const Eigen::
   if (!(hi > 0 && lo > 1e-12 * hi) || K.llt().info() != Eigen::Success) {
     std::ostringstream s;
     s << argument << " must be positive definite: eigenvalues from " << lo << " to " << hi
-      << " (use kRigid for an infinitely stiff element)";
+      << " (for an infinitely stiff element leave it out: kRigid in C++, None in Python)";
     fail(function, s.str());
   }
 }
 
 Eigen::MatrixXd contact_compliance(const Eigen::Ref<const Eigen::MatrixXd>& JH, const Eigen::Ref<const Eigen::MatrixXd>& Kc,
                                    const Eigen::Ref<const Eigen::MatrixXd>& Kq, const Eigen::Ref<const Eigen::MatrixXd>& S,
-                                   const Eigen::Ref<const Eigen::MatrixXd>& Kz) {
-  const char* fn = "contact_compliance";
+                                   const Eigen::Ref<const Eigen::MatrixXd>& Kz, const char* fn) {
   const Eigen::Index m = JH.rows(), n = JH.cols();
   Eigen::MatrixXd C = Eigen::MatrixXd::Zero(m, m);
   if (Kc.size() != 0) {
-    require_stiffness(fn, "Kc", Kc, m, "m x m, m = rows of JH (kRigid for rigid contacts)");
+    require_stiffness(fn, "Kc", Kc, m, "m x m, m = rows of JH (rigid contacts: leave it out)");
     C += compliance_of(Kc);
   }
   if (Kq.size() != 0) {
-    require_stiffness(fn, "Kq", Kq, n, "n x n, n = columns of JH (kRigid for rigid joints)");
+    require_stiffness(fn, "Kq", Kq, n, "n x n, n = columns of JH (rigid joints: leave it out)");
     C.noalias() += JH * compliance_of(Kq) * JH.transpose();
   }
   if (S.size() != 0 && S.rows() != n) {
-    require_size(fn, "S", S, n, S.cols(), "n x n_z with n = columns of JH (kNoSynergies for S = I)");
+    require_size(fn, "S", S, n, S.cols(), "n x n_z with n = columns of JH (no synergies, S = I: leave it out)");
   }
   if (Kz.size() != 0) {
     const Eigen::Index nz = S.size() != 0 ? S.cols() : n;
-    require_stiffness(fn, "Kz", Kz, nz, "n_z x n_z, n_z = columns of S (kRigid for rigid synergies)");
+    require_stiffness(fn, "Kz", Kz, nz, "n_z x n_z, n_z = columns of S (rigid synergies: leave it out)");
     const Eigen::MatrixXd JS = S.size() != 0 ? Eigen::MatrixXd(JH * S) : Eigen::MatrixXd(JH);
     C.noalias() += JS * compliance_of(Kz) * JS.transpose();
   }
@@ -180,7 +179,8 @@ Eigen::MatrixXd equivalent_contact_stiffness(const Eigen::Ref<const Eigen::Matri
                                              const Eigen::Ref<const Eigen::MatrixXd>& Kq,
                                              const Eigen::Ref<const Eigen::MatrixXd>& S,
                                              const Eigen::Ref<const Eigen::MatrixXd>& Kz) {
-  return invert_contact_compliance("equivalent_contact_stiffness", contact_compliance(JH, Kc, Kq, S, Kz));
+  return invert_contact_compliance("equivalent_contact_stiffness",
+                                   contact_compliance(JH, Kc, Kq, S, Kz, "equivalent_contact_stiffness"));
 }
 
 Eigen::MatrixXd grasp_stiffness(const Eigen::Ref<const Eigen::MatrixXd>& G, const Eigen::Ref<const Eigen::MatrixXd>& JH,

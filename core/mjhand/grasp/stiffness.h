@@ -79,10 +79,10 @@ void require_stiffness(const char* function, const char* argument, const Eigen::
                        Eigen::Index n, const char* why);
 
 // The compliance seen at the contacts, C = K_c^-1 + J_H K_q^-1 J_H^T + J_H S K_z^-1 S^T J_H^T (m x m), kRigid terms
-// omitted. All arguments checked (sizes, stiffness validity).
+// omitted. All arguments checked (sizes, stiffness validity); messages name `function`, the caller the user called.
 Eigen::MatrixXd contact_compliance(const Eigen::Ref<const Eigen::MatrixXd>& JH, const Eigen::Ref<const Eigen::MatrixXd>& Kc,
                                    const Eigen::Ref<const Eigen::MatrixXd>& Kq, const Eigen::Ref<const Eigen::MatrixXd>& S,
-                                   const Eigen::Ref<const Eigen::MatrixXd>& Kz);
+                                   const Eigen::Ref<const Eigen::MatrixXd>& Kz, const char* function = "contact_compliance");
 
 // Equivalent contact stiffness K = C^-1 (SGgraspStiffness's Kceq; TRO 2013 eq for K_ceq). Throws
 // std::invalid_argument when C is singular (e.g. everything rigid, or rigid contacts with fewer joints than rows).

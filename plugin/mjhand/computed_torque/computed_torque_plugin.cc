@@ -260,7 +260,9 @@ std::unique_ptr<Plugin> make_computed_torque_plugin(const mjModel* m, const Conf
         loop.inertia = 1;
         loop.scheme = damping_filing(m).scheme;
         if (explicit_loop_diverges(loop)) {
-          cfg.fail("kp", "joint " + object_label(m, mjOBJ_JOINT, j) + ": computed-torque gains kp " +
+          ExplicitLoop stiff = loop;
+          stiff.kd = 0;
+          cfg.fail(explicit_loop_diverges(stiff) ? "kp" : "kv", "joint " + object_label(m, mjOBJ_JOINT, j) + ": computed-torque gains kp " +
                              format_value(o.kp[i]) + " 1/s^2, kv " + format_value(o.kv[i]) + " 1/s diverge at timestep " +
                              format_value(h) + " s whatever the link's inertia (one step multiplies the error by " +
                              format_value(step_amplification(loop)) + "; with this kv, kp below " +
@@ -270,7 +272,7 @@ std::unique_ptr<Plugin> make_computed_torque_plugin(const mjModel* m, const Conf
     }
     const std::string problem = explicit_loops_problem(m, loops, ForceTiming::kEveryEvaluation, "N m/rad", "N m s/rad",
                                                        "add armature or joint damping, or shorten the timestep");
-    if (!problem.empty()) cfg.fail("kp", problem);
+    if (!problem.empty()) cfg.fail(blamed_gain(m, loops, ForceTiming::kEveryEvaluation, "kp", "kv"), problem);
   }
   o.compensate_passive = cfg.get_bool_or("compensate_passive", true);
   const std::string model = cfg.get_string("model", "mujoco");

@@ -8,6 +8,7 @@
 
 #include <mjhand/host/config.h>
 #include <mjhand/host/plugin.h>
+#include <mjhand/util/explicit_system.h>
 #include <mjhand/util/implicit_pd.h>
 
 namespace mjhand {
@@ -63,6 +64,11 @@ class ServoPlugin : public ControllerPlugin<Controller> {
 // inertia and the stable gains where MuJoCo's step would diverge. implicit: the backward-Euler force's gains at
 // qpos0 (stable under Euler and the implicit integrators; RK4 can still diverge).
 void check_servo_stability(const Config& cfg, const std::vector<int>& actuators, double kp, double kv, bool implicit);
+
+// The key a refused set of explicit loops is reported under: `kp_key` when they diverge with every damping gain at 0
+// too (the stiffness alone is too high), else `kd_key` (the damping gain pushes them over: 2 h kd / I > 4 - h^2 kp / I).
+const char* blamed_gain(const mjModel* m, std::vector<ExplicitPd> loops, ForceTiming timing, const char* kp_key,
+                        const char* kd_key);
 
 // The servo instance of a setpoint controller, with its gains read from keys kp (required, > 0) and kv (>= 0) and
 // integration=explicit|implicit. Refused at load where the servo force diverges on a light link.

@@ -27,7 +27,13 @@ void check_servo_stability(const Config& cfg, const std::vector<int>& actuators,
       m, loops, ForceTiming::kEveryEvaluation, "(force per actuator length)", "(force s per actuator length)",
       implicit ? "shorten the timestep or use another integrator than RK4"
                : "use integration=implicit, add armature or joint damping, or shorten the timestep");
-  if (!problem.empty()) cfg.fail("kp", problem);
+  if (!problem.empty()) cfg.fail(implicit ? "kp" : blamed_gain(m, loops, ForceTiming::kEveryEvaluation, "kp", "kv"), problem);
+}
+
+const char* blamed_gain(const mjModel* m, std::vector<ExplicitPd> loops, ForceTiming timing, const char* kp_key,
+                        const char* kd_key) {
+  for (ExplicitPd& loop : loops) loop.kd = 0;
+  return explicit_loops_problem(m, loops, timing, "", "", "").empty() ? kd_key : kp_key;
 }
 
 }  // namespace mjhand

@@ -163,7 +163,7 @@ std::unique_ptr<Plugin> make_pid_plugin(const mjModel* m, const Config& cfg) {
         o.implicit ? "shorten the timestep or use another integrator than RK4"
                    : "use integration=implicit (period = timestep, tf = 0), add armature or joint damping, or shorten "
                      "the timestep");
-    if (!problem.empty()) cfg.fail("kp", problem);
+    if (!problem.empty()) cfg.fail(o.implicit ? "kp" : blamed_gain(m, loops, ForceTiming::kPidSamples, "kp", "kd"), problem);
   }
   return std::make_unique<ControllerPlugin<PidController>>(std::move(o));
 }

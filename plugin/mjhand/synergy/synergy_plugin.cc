@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include <mjhand/host/controller_plugin.h>
 #include <mjhand/io/labels.h>
 #include <mjhand/synergy/synergy.h>
 #include <mjhand/util/explicit_system.h>
@@ -149,7 +150,7 @@ std::unique_ptr<Plugin> make_synergy_plugin(const mjModel* m, const Config& cfg)
   }
   const std::string problem = explicit_loops_problem(m, loops, ForceTiming::kEveryEvaluation, "N m/rad", "N m s/rad",
                                                      "add armature or joint damping, or shorten the timestep");
-  if (!problem.empty()) cfg.fail("kq", problem);
+  if (!problem.empty()) cfg.fail(blamed_gain(m, loops, ForceTiming::kEveryEvaluation, "kq", "kd"), problem);
   return std::make_unique<SynergyPlugin>(m, std::move(o), false);
 }
 

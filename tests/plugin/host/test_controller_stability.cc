@@ -156,9 +156,13 @@ TEST_CASE("controller stability: pid on a light link is the hand-written PD, and
   CHECK_THAT(err, Catch::Contains("hold") && Catch::Contains("'kp'") && Catch::Contains("joint 'q'") &&
                       Catch::Contains("inertia") && Catch::Contains("diverge at timestep 0.002 s") &&
                       Catch::Contains("stable for kp < "));
-  // kd counts: kp at load 3 plus 2 h kd / I = 1.2 is refused (4.2), at 0.8 accepted (3.8).
+  // kd counts: kp at load 3 plus 2 h kd / I = 1.2 is refused (4.2), at 0.8 accepted (3.8). The refusal names the
+  // key kd: kp alone (load 3) is stable, so the damping gain is what to change.
   CHECK(mjhand_test::attach_error(pid_link(kp_at(3), 0.4 * I / h)).empty());
-  CHECK_THAT(mjhand_test::attach_error(pid_link(kp_at(3), 0.6 * I / h)), Catch::Contains("diverge at timestep"));
+  CHECK_THAT(mjhand_test::attach_error(pid_link(kp_at(3), 0.6 * I / h)),
+             Catch::Contains("diverge at timestep") && Catch::Contains("key 'kd'"));
+  CHECK_THAT(mjhand_test::attach_error(pid_link(kp_at(0.1), 3 * I / h)), Catch::Contains("key 'kd'"));  // kd alone
+  CHECK_THAT(err, Catch::Contains("key 'kp'"));
 }
 
 TEST_CASE("controller stability: posture servo gains on a light link are checked on the actuator length",
@@ -172,7 +176,9 @@ TEST_CASE("controller stability: posture servo gains on a light link are checked
   const std::string err = mjhand_test::attach_error(posture_link(kp_at(4.1), 0));
   CHECK_THAT(err, Catch::Contains("close") && Catch::Contains("servo actuator 'servo'") && Catch::Contains("joint 'q'") &&
                       Catch::Contains("diverge at timestep"));
-  CHECK_THAT(mjhand_test::attach_error(posture_link(kp_at(3), 0.6 * I / h)), Catch::Contains("diverge at timestep"));
+  CHECK_THAT(mjhand_test::attach_error(posture_link(kp_at(3), 0.6 * I / h)),
+             Catch::Contains("diverge at timestep") && Catch::Contains("key 'kv'"));
+  CHECK_THAT(err, Catch::Contains("key 'kp'"));
 }
 
 TEST_CASE("controller stability: synergy joint stiffness on a light link is the PD by hand, checked likewise",

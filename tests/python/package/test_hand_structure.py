@@ -113,6 +113,14 @@ def test_palm_contacts_join_the_grasp():
     g = mjhand.grasp(m, d, "ball", hand=h, palm_contact_model=mjhand.ContactModel.SOFT_FINGER)
     assert g.G.shape == (6, 4 * len(on_pad)) and g.J_H.shape == (4 * len(on_pad), 2)
     assert not g.J_H.any()  # the wrist held: nothing in J_H moves the pad
+    # by name, as `mjhand analyze --palm-contact sf` takes it (any case), or the enum's name
+    for name in ("sf", "SF", "soft_finger"):
+        assert [c.rows for c in mjhand.collect_contacts(m, d, h, palm_contact_model=name)] == [4] * len(on_pad)
+    assert [c.rows for c in mjhand.grasp(m, d, "ball", hand=h, palm_contact_model="hf").contacts] == [3] * len(on_pad)
+    with pytest.raises(ValueError, match="palm_contact_model: unknown contact model 'soft'; give 'pwof', 'hf' or 'sf'"):
+        mjhand.collect_contacts(m, d, h, palm_contact_model="soft")
+    with pytest.raises(TypeError, match="palm_contact_model must be an mjhand.ContactModel, 'pwof', 'hf' or 'sf'"):
+        mjhand.collect_contacts(m, d, h, palm_contact_model=2)
 
 
 @pytest.mark.parametrize("scene,obj", SCENES)

@@ -161,3 +161,30 @@ def test_linf_epsilon_has_the_time_limit_of_analyze():
     for bad in (-1.0, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="time_limit must be a finite number of seconds >= 0"):
             mjhand.ferrari_canny(cs, np.zeros(3), mjhand.WrenchNorm.LINF, time_limit=bad)
+
+
+def test_stiffness_and_friction_functions_the_docs_list():
+    """docs/syngrasp.md and docs/stiffness.md name contact_compliance, synergy_stiffness and in_friction_cones: bound,
+    and consistent with their neighbours; their messages speak Python (None, not kRigid)."""
+    r = 0.03
+    pts = [r * np.array([np.cos(a), np.sin(a), 0.2]) for a in (0.1, 2.2, 4.3)]
+    cs = [mjhand.analytic_contact(p, -p, mjhand.ContactModel.HARD_FINGER, 0.6) for p in pts]
+    rng = np.random.default_rng(1)
+    JH = rng.normal(size=(9, 6))
+    Kc, Kq = mjhand.contact_stiffness(cs, 1000.0), mjhand.joint_stiffness(50.0, 6)
+    C = mjhand.contact_compliance(JH, Kc, Kq)
+    np.testing.assert_allclose(C, np.linalg.inv(Kc) + JH @ np.linalg.inv(Kq) @ JH.T, rtol=1e-12)
+    np.testing.assert_allclose(np.linalg.inv(C), mjhand.equivalent_contact_stiffness(JH, Kc, Kq), rtol=1e-9)
+    np.testing.assert_array_equal(mjhand.synergy_stiffness(3, 2.5), 2.5 * np.eye(3))
+    with pytest.raises(ValueError, match="nz must be >= 1"):
+        mjhand.synergy_stiffness(0, 1.0)
+    G = mjhand.grasp_matrix(cs, np.zeros(3))
+    opt = mjhand.optimal_forces(cs, G, [0, 0, -1, 0, 0, 0])
+    assert opt.ok and mjhand.in_friction_cones(cs, opt.lambda_)
+    outside = opt.lambda_.copy()
+    outside[1] += 10 * abs(outside[0]) + 1  # a tangential force far beyond mu times the normal one
+    assert not mjhand.in_friction_cones(cs, outside)
+    with pytest.raises(ValueError, match="lambda_ must have 9 entries"):
+        mjhand.in_friction_cones(cs, np.zeros(4))
+    with pytest.raises(ValueError, match=r"equivalent_contact_stiffness: Kq must be positive definite.*None in Python"):
+        mjhand.equivalent_contact_stiffness(JH, Kc, -Kq)
