@@ -616,6 +616,17 @@ void bind_forces(nb::module_& m) {
               "loop/coupling equality rows on the hand joints counted in grubler (0: none given)")
       .def_ro("joint_mobility", &HandObjectMobility::joint_mobility,
               "n_hand - rank J_eq: joint motions the equality constraints allow");
+  m.def("grubler_kutzbach",
+        [](int links, const std::vector<int>& joint_freedoms, int space_dim) {
+          if (links < 1) throw nb::value_error("links_including_ground must be >= 1");
+          if (space_dim != 3 && space_dim != 6) throw nb::value_error("space_dim must be 3 (planar) or 6 (spatial)");
+          for (int f : joint_freedoms) {
+            if (f < 0 || f > space_dim) throw nb::value_error("each joint's freedoms must be in 0..space_dim");
+          }
+          return grubler_kutzbach(links, joint_freedoms, space_dim);
+        },
+        nb::arg("links_including_ground"), nb::arg("joint_freedoms"), nb::arg("space_dim") = 6,
+        "Mobility M = d (N - 1 - J) + sum f_j of N links (ground included) and J joints of f_j freedoms.");
   m.def("hand_object_mobility",
         [](const Contacts& contacts, nb::handle G_arg, nb::handle JH_arg, int actuated) {
           const Eigen::MatrixXd G = as_matrix(G_arg, "G");

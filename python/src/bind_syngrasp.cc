@@ -136,6 +136,13 @@ void bind_stiffness(nb::module_& m) {
         },
         nb::arg("G"), nb::arg("J_H"), nb::arg("Kc"), nb::arg("Kq") = nb::none(), nb::arg("S") = nb::none(),
         nb::arg("Kz") = nb::none(), "K_O = G K G^T (SGgraspStiffness, without geometric terms).");
+  m.def("quasistatic_internal_force_basis",
+        [](nb::handle G, nb::handle JH, nb::handle Kc, nb::handle Kq, nb::handle S, nb::handle Kz) {
+          return quasistatic_internal_force_basis(quasi_static_grasp(G, JH, Kc, Kq, S, Kz));
+        },
+        nb::arg("G"), nb::arg("J_H"), nb::arg("Kc"), nb::arg("Kq"), nb::arg("S") = nb::none(), nb::arg("Kz") = nb::none(),
+        "E: a basis of the internal forces the joints (or synergies) can control in a compliant grasp (SGquasistaticMaps' "
+        "P without the geometric terms; the E of SG_PCR/SG_PGR).");
   m.def("contact_compliance",
         [](nb::handle JH, nb::handle Kc, nb::handle Kq, nb::handle S, nb::handle Kz) {
           return contact_compliance(as_matrix(JH, "J_H"), optional_matrix(Kc, "Kc"), optional_matrix(Kq, "Kq"),

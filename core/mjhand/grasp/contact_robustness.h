@@ -99,8 +99,9 @@ StateCombinations pgr_h2_combinations(int nc, int sticking);
 StateCombinations pgr_h3_combinations(int nc, int sticking);
 
 // SG_PGRh4: 2 contacts stick; of the others exactly 2 or exactly 3 slide and the rest detach:
-// C(n_c, 2) (C(n_c - 2, 2) + C(n_c - 2, 3)). With n_c < 4 every 3^n_c combination (SynGrasp falls back to the brute
-// force). For n_c = 4 SynGrasp's code calls nchoosek(2, 3), which MATLAB refuses; here that term is simply 0.
+// C(n_c, 2) (C(n_c - 2, 2) + C(n_c - 2, 3)). With n_c < 4 every 3^n_c combination (SynGrasp calls its brute force).
+// SynGrasp has no n_c = 4 case: it evaluates nchoosek(nc0 - 2, 3) = nchoosek(2, 3), which MATLAB rejects ("K must be
+// an integer between 0 and N"); here C(2, 3) counts as 0, giving C(4, 2) = 6 combinations (docs/grasp-analysis.md).
 StateCombinations pgr_h4_combinations(int nc);
 
 // SG_PGRh1: from the all-sticking optimum lambda0 (PCR's minimiser, VcostOptimum::lambda: 3 rows per contact, contact

@@ -284,7 +284,7 @@ TEST_CASE("PGR heuristics h1..h4: SynGrasp's combination lists, their PGR the br
   }
   check_list(h4, "h4");
   CHECK(pgr_h4_combinations(3).size() == 27);  // below 4 contacts SynGrasp falls back to the brute force
-  CHECK(pgr_h4_combinations(4).size() == 6);   // C(4, 2) C(2, 2); SynGrasp's own code fails here (nchoosek(2, 3))
+  CHECK(pgr_h4_combinations(4).size() == 6);   // C(4, 2) C(2, 2); SynGrasp's SG_PGRh4 errors here (nchoosek(2, 3), no n_c = 4 case)
   // h1 from the PCR optimum: contacts whose force is within 1 degree of the normal or of the cone edge slide.
   VcostOptimum opt;
   potential_contact_robustness(c, pseudo_inverse(g.G), quasistatic_internal_force_basis(g), o, &opt);

@@ -188,3 +188,20 @@ def test_stiffness_and_friction_functions_the_docs_list():
         mjhand.in_friction_cones(cs, np.zeros(4))
     with pytest.raises(ValueError, match=r"equivalent_contact_stiffness: Kq must be positive definite.*None in Python"):
         mjhand.equivalent_contact_stiffness(JH, Kc, -Kq)
+
+
+def test_mobility_count_and_internal_force_basis():
+    # docs/grasp-analysis.md: three fingers of joints {2, 1, 3} each plus object and ground: 8 links, 9 joints -> 6
+    assert mjhand.grubler_kutzbach(8, [2, 1, 3] * 3) == 6
+    assert mjhand.grubler_kutzbach(4, [1, 1, 1, 1], space_dim=3) == 1  # the planar four-bar
+    with pytest.raises(ValueError, match="space_dim must be 3"):
+        mjhand.grubler_kutzbach(4, [1], space_dim=2)
+    r = 0.03
+    pts = [r * np.array([np.cos(a), np.sin(a), 0.2]) for a in (0.1, 2.2, 4.3)]
+    cs = [mjhand.analytic_contact(p, -p, mjhand.ContactModel.HARD_FINGER, 0.6) for p in pts]
+    G = mjhand.grasp_matrix(cs, np.zeros(3))
+    JH = np.random.default_rng(2).normal(size=(9, 9))
+    E = mjhand.quasistatic_internal_force_basis(G, JH, mjhand.contact_stiffness(cs, 1000.0),
+                                                mjhand.joint_stiffness(10.0, 9))
+    assert E.shape[0] == 9 and E.shape[1] == 3  # 9 rows - rank 6: three internal forces, all controllable here
+    np.testing.assert_allclose(G @ E, 0, atol=1e-10)  # internal: no net wrench
