@@ -56,6 +56,7 @@ from ._core import (  # noqa: E402  (the C++ API, same names)
 from .builders import build_hand_xml, build_scene_xml, load_hand, load_scene  # noqa: E402
 from .grasp import Grasp, body_id, grasp, hand  # noqa: E402
 from . import controllers  # noqa: E402  (mjhand.controllers.Pid, ...)
+from .state import get_state, set_state  # noqa: E402  (picklable simulation state)
 try:  # extra mjhand[gym]: gym.make("mjhand/GraspLift-...-v0")
     _have_gym = _importlib_util.find_spec("gymnasium") is not None
 except (ImportError, ValueError):  # ValueError: sys.modules["gymnasium"] is None (blocked)
