@@ -62,7 +62,11 @@ try:  # extra mjhand[gym]: gym.make("mjhand/GraspLift-...-v0")
 except (ImportError, ValueError):  # ValueError: sys.modules["gymnasium"] is None (blocked)
     _have_gym = False
 if _have_gym:
-    from . import envs  # noqa: E402,F401  (registers the environments)
+    try:
+        from . import envs  # noqa: E402,F401  (registers the environments)
+    except ImportError as _e:  # a broken gymnasium must not break `import mjhand`; mjhand.envs says why when imported
+        import warnings as _warnings
+        _warnings.warn(f"mjhand: the Gymnasium environments are not registered: {_e}", ImportWarning, stacklevel=2)
 
 __version__ = "0.1.0"
 #: The running MuJoCo's version (any 4.0.x), and the one whose headers this mjhand was compiled with.

@@ -91,8 +91,9 @@ def _is_nb_function(obj):
     return type(obj).__name__ in ("nb_func", "nb_method") and hasattr(obj, "__nb_signature__")
 
 
-def with_signature(func):
-    """A Python function calling the nanobind function `func`, with its signature and docstring."""
+def with_signature(func, module=None):
+    """A Python function calling the nanobind function `func`, with its signature and docstring (and `module` as its
+    __module__, so that pickle finds it where the package exports it)."""
     sig = signature_of(func.__nb_signature__[0])
 
     @functools.wraps(func, assigned=("__module__", "__name__", "__qualname__"), updated=())
@@ -105,6 +106,8 @@ def with_signature(func):
         doc = f"{forms}\n\n{doc or ''}".strip()
     wrapper.__doc__ = doc
     wrapper.__wrapped_cpp__ = func
+    if module:
+        wrapper.__module__ = module
     if sig is not None:
         wrapper.__signature__ = sig
     return wrapper
@@ -118,7 +121,7 @@ def expose(namespace, names):
         if obj is None or name.startswith("_"):
             continue
         if _is_nb_function(obj):
-            namespace[name] = with_signature(obj)
+            namespace[name] = with_signature(obj, namespace.get("__name__"))
         elif isinstance(obj, type) and _is_nb_function(getattr(obj, "__init__", None)):
             sig = signature_of(obj.__init__.__nb_signature__[0], drop_self=True)
             if sig is not None:

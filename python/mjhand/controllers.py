@@ -9,10 +9,12 @@ form ``<motor>`` (the same joint, gear and ctrlrange): then the simulation is th
 
 Call ``compute(data)`` where MuJoCo computes actuation: between ``mujoco.mj_step1`` and ``mujoco.mj_step2`` (Euler and
 the implicit integrators), or from ``mujoco.set_mjcb_control(controller)`` (every integrator, RK4's stages too: a
-controller is callable as ``controller(model, data)``). After ``mujoco.mj_resetData`` call ``reset(data)``.
+controller is callable as ``controller(model, data)``). A controller resets by itself on its first step and whenever
+data's time goes back (``mujoco.mj_resetData``); to continue from a saved state, save ``.state`` with it and call
+``restore(data, saved)``. One controller per MjData: its state is one simulation's.
 
-Unlike the plugins, a Python controller is not checked for stability at creation: its actuators may be motors, a
-dc_motor's voltage or anything else, and the check needs to know the force law.
+Unlike the plugins, pid, the servos and computed_torque are not checked for stability at creation: their actuators may
+be motors, a dc_motor's voltage or anything else, and the check needs the force law (synergy and coupling are).
 """
 from __future__ import annotations
 
@@ -63,8 +65,15 @@ class Controller:
         self._c = _core.Controller(model, type, items, name if name is not None else type)
 
     def reset(self, data) -> None:
-        """Zeroes the state and initialises it from data (call after mujoco.mj_resetData)."""
+        """Zeroes the state and initialises it from data. Done by itself on the first compute and whenever data's
+        time goes back (mujoco.mj_resetData, an earlier state set), as the plugin resets with mj_resetData."""
         self._c.reset(data)
+
+    def restore(self, data, state) -> None:
+        """Puts back a copy of ``.state`` saved together with the MuJoCo state now in data (``mjhand.get_state`` /
+        ``set_state``), so that a restored run continues as the original: the plugin's state is in data, this one
+        is not."""
+        self._c.restore(data, state)
 
     def compute(self, data) -> None:
         """Writes the ctrl of the controlled actuators for data's state (resets first when never reset)."""

@@ -125,7 +125,7 @@ class GraspLiftEnv(gym.Env):
     x and y and scales its mass by up to ``mass_jitter``; the same seed gives the same episode.
     """
 
-    metadata = {"render_modes": ["rgb_array"], "render_fps": 50}
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 50}  # per instance: 1 / (timestep x frame_skip)
 
     def __init__(self, hand: str = "Gripper", render_mode: str | None = None, frame_skip: int = 10,
                  max_episode_steps: int = 150, lift_goal: float = 0.05, object_jitter: float = 0.004,
@@ -141,6 +141,7 @@ class GraspLiftEnv(gym.Env):
         self.hand_name = hand
         self.model = build_scene(self.task).compile()
         self.data = mujoco.MjData(self.model)
+        self.metadata = {**self.metadata, "render_fps": int(round(1.0 / (self.model.opt.timestep * frame_skip)))}
         self.render_mode = render_mode
         self.frame_skip, self.max_episode_steps = frame_skip, max_episode_steps
         self.lift_goal, self.object_jitter, self.mass_jitter = lift_goal, object_jitter, mass_jitter
@@ -160,6 +161,7 @@ class GraspLiftEnv(gym.Env):
         if not np.all(m.actuator_ctrllimited) or np.any(self._hi <= self._lo):
             raise ValueError(f"{self.task.hand_xml}: every actuator needs a ctrlrange (actions are scaled onto it)")
         self._base_mass = float(m.body_mass[self.object])
+        self._base_inertia = m.body_inertia[self.object].copy()
         self._base_pos = np.array(self.task.object_pos)
         self._support_top = self.task.object_pos[2] - self.task.object_radius
         self.action_space = gym.spaces.Box(-1.0, 1.0, (m.nu,), np.float32)
@@ -202,7 +204,10 @@ class GraspLiftEnv(gym.Env):
         m, d = self.model, self.data
         mujoco.mj_resetData(m, d)
         dx, dy = self.np_random.uniform(-self.object_jitter, self.object_jitter, 2)
-        m.body_mass[self.object] = self._base_mass * (1 + self.np_random.uniform(-self.mass_jitter, self.mass_jitter))
+        scale = 1 + self.np_random.uniform(-self.mass_jitter, self.mass_jitter)
+        m.body_mass[self.object] = self._base_mass * scale  # the same density: inertia scales with the mass
+        m.body_inertia[self.object] = self._base_inertia * scale
+        mujoco.mj_setConst(m, d)  # the constants derived from masses (invweight0, subtree masses)
         d.qpos[self._obj_qpos:self._obj_qpos + 3] = self._base_pos + [dx, dy, 0]
         mujoco.mj_forward(m, d)
         self._steps = 0
@@ -228,9 +233,11 @@ class GraspLiftEnv(gym.Env):
         reward = (w[0] * f[4] + w[1] * f[1] + w[2] * min(f[2] / self.sigma_scale, 1.0) + w[3] * f[3] +
                   w[4] * lifted)
         fell = float(self.data.xpos[self.object][2]) < self._support_top - 0.02
-        truncated = self._steps >= self.max_episode_steps and not fell
-        info = {"reach": f[4], "contacts": int(f[0]), "fingers_touching": f[1], "sigma_min": f[2], "force_closure": bool(f[3]),
-                "height": height, "success": bool(f[3] > 0 and height >= self.lift_goal)}
+        # Made by gym.make, the TimeLimit wrapper truncates (at the registered or the given max_episode_steps);
+        # constructed directly, the environment counts itself.
+        truncated = self.spec is None and self._steps >= self.max_episode_steps and not fell
+        info = {"reach": float(f[4]), "contacts": int(f[0]), "fingers_touching": float(f[1]), "sigma_min": float(f[2]),
+                "force_closure": bool(f[3]), "height": height, "success": bool(f[3] > 0 and height >= self.lift_goal)}
         return self._obs(f), float(reward), bool(fell), bool(truncated), info
 
     def render(self):

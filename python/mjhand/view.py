@@ -77,22 +77,25 @@ def record(a, m, d):
     camera = None if a.camera is None else (int(a.camera) if a.camera.lstrip("-").isdigit() else a.camera)
     with render.Recorder(m, a.width, a.height, camera, contact_forces=not a.no_contacts, target=a.target,
                          distance=a.distance, force_scale=a.force_scale) as rec:
+        # Counted in steps, not read off d.time (MuJoCo resets time when a simulation diverges): frame k shows
+        # t0 + k / fps, to the nearest step; the video is duration x fps frames long, played at fps.
+        h = m.opt.timestep
         if a.video:
             duration = 2.0 if a.duration is None else a.duration
-            end, next_frame, frames = d.time + duration, d.time, []
-            while True:
-                if d.time >= next_frame - 0.5 * m.opt.timestep:
-                    frames.append(rec.frame(d))
-                    next_frame += 1.0 / a.fps
-                if d.time >= end - 0.5 * m.opt.timestep:
-                    break
+            count = max(int(round(duration * a.fps)), 1)
+            frames, step = [], 0
+            for k in range(count):
+                for _ in range(int(round(k / a.fps / h)) - step):
+                    mujoco.mj_step(m, d)
+                    step += 1
+                frames.append(rec.frame(d))
+            for _ in range(int(round(duration / h)) - step):
                 mujoco.mj_step(m, d)
             render.save_video(frames, a.video, a.fps)
             print(f"mjhand.view: {a.video}: {len(frames)} frames, {d.time:.3f} s simulated")
         if a.screenshot:
             if not a.video:
-                end = d.time + (a.duration or 0.0)
-                while d.time < end - 0.5 * m.opt.timestep:
+                for _ in range(int(round((a.duration or 0.0) / h))):
                     mujoco.mj_step(m, d)
             render.save_png(rec.frame(d), a.screenshot)
             print(f"mjhand.view: {a.screenshot}: {a.width} x {a.height} at t = {d.time:.3f} s, {d.ncon} contacts")
@@ -107,15 +110,15 @@ def view(a, m, d):
         return
     before = set(threading.enumerate())
     with viewer.launch_passive(m, d) as v:
-        end = d.time + a.duration
-        step, t0_wall, t0_sim = 0, time.perf_counter(), d.time
-        while d.time < end and v.is_running():
+        steps, t0_wall = int(round(a.duration / m.opt.timestep)), time.perf_counter()
+        for step in range(1, steps + 1):
+            if not v.is_running():
+                break
             mujoco.mj_step(m, d)
-            step += 1
             if step % 20 == 0:
                 v.sync()
                 if not a.fast:  # real time: wait until the wall clock catches up with the simulation
-                    ahead = (d.time - t0_sim) - (time.perf_counter() - t0_wall)
+                    ahead = step * m.opt.timestep - (time.perf_counter() - t0_wall)
                     if ahead > 0:
                         time.sleep(ahead)
         v.sync()

@@ -2,6 +2,7 @@
 // computed_torque, hand_object, torque_control) or add passive forces (coupling), built by the same factory from the
 // same keys as an MJCF <instance>, and stepped by the user with a mujoco.MjModel/MjData. The state the plugin keeps
 // in d->plugin_state lives in the object instead (docs/python.md, "Controllers").
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
@@ -78,6 +79,20 @@ class Controller {
     std::fill(state_.begin(), state_.end(), 0.0);
     plugin_->reset(m_, d, state_.data());
     ready_ = true;
+    last_time_ = d->time;
+  }
+
+  // Puts back a state saved from `state` (with the MuJoCo state it belongs to, already in `data`).
+  void restore(nb::handle data, nb::handle saved) {
+    const mjData* d = data_of(data, m_);
+    const Eigen::VectorXd s = as_vector(saved, "state");
+    if (static_cast<size_t>(s.size()) != state_.size()) {
+      throw nb::value_error(("state has " + std::to_string(s.size()) + " values, controller '" + name_ + "' keeps " +
+                             std::to_string(state_.size())).c_str());
+    }
+    std::copy(s.data(), s.data() + s.size(), state_.begin());
+    ready_ = true;
+    last_time_ = d->time;
   }
 
   void compute(nb::handle data) {
@@ -114,9 +129,12 @@ class Controller {
   nb::object model() const { return model_; }
 
  private:
+  // Resets first when never reset or when time went back (mj_resetData, an earlier state set): the plugin's state
+  // lives in mjData and is reset or restored with it; this one is not.
   mjData* prepared(nb::handle data) {
     mjData* d = data_of(data, m_);
-    if (!ready_) reset(data);
+    if (!ready_ || d->time < last_time_) reset(data);
+    last_time_ = d->time;
     return d;
   }
 
@@ -126,6 +144,7 @@ class Controller {
   std::unique_ptr<Plugin> plugin_;
   std::vector<double> state_;
   bool ready_ = false;
+  double last_time_ = 0;
 };
 
 }  // namespace
@@ -140,6 +159,8 @@ void bind_controllers(nb::module_& m) {
            "Builds and validates the controller from its plugin keys (ConfigError names the key).")
       .def("reset", &Controller::reset, nb::arg("data"),
            "Zeroes the state and initialises it from data (call after mujoco.mj_resetData).")
+      .def("restore", &Controller::restore, nb::arg("data"), nb::arg("state"),
+           "Puts back a copy of .state saved with the MuJoCo state now in data (mjhand.get_state / set_state).")
       .def("compute", &Controller::compute, nb::arg("data"),
            "Writes the controlled actuators' ctrl for data's state (resets first if never reset).")
       .def("passive", &Controller::passive, nb::arg("data"), "Adds the controller's forces into data.qfrc_passive.")

@@ -9,14 +9,15 @@
 namespace mjhand {
 
 namespace {
-// A setpoint inside what actuator a accepts: its ctrlrange (position actuator), else its joint's range (the native
-// servo, whose ctrl is not the setpoint).
-double clamp_setpoint(const mjModel* m, int a, double s) {
-  if (m->actuator_ctrllimited[a] && m->actuator_plugin[a] < 0) {
+// A setpoint inside what actuator a accepts: its ctrlrange (position actuator), else, for a servo (whose ctrl is not
+// the setpoint), its joint's range.
+double clamp_setpoint(const mjModel* m, int a, double s, bool servo) {
+  const bool target = servo || m->actuator_plugin[a] >= 0;
+  if (!target && m->actuator_ctrllimited[a]) {
     return std::clamp(s, m->actuator_ctrlrange[2 * a], m->actuator_ctrlrange[2 * a + 1]);
   }
   const int j = m->actuator_trnid[2 * a];
-  if (m->actuator_plugin[a] >= 0 && m->jnt_limited[j]) return std::clamp(s, m->jnt_range[2 * j], m->jnt_range[2 * j + 1]);
+  if (target && m->jnt_limited[j]) return std::clamp(s, m->jnt_range[2 * j], m->jnt_range[2 * j + 1]);
   return s;
 }
 }  // namespace
@@ -31,7 +32,7 @@ void HandClosureController::reset(const mjModel* m, const mjData* d, mjtNum* sta
   state[0] = d->time - 1;  // the first instant already advances
   for (size_t i = 0; i < opt_.actuators.size(); ++i) {
     const int a = opt_.actuators[i];
-    state[1 + i] = clamp_setpoint(m, a, d->qpos[m->jnt_qposadr[m->actuator_trnid[2 * a]]]);
+    state[1 + i] = clamp_setpoint(m, a, d->qpos[m->jnt_qposadr[m->actuator_trnid[2 * a]]], opt_.servo);
   }
 }
 
@@ -45,7 +46,7 @@ void HandClosureController::compute(const mjModel* m, mjData* d, mjtNum* state) 
         for (int c : opt_.blocking[i]) blocked = blocked || signal[c] > 0.5;
         if (blocked) continue;
         const int a = opt_.actuators[i];
-        state[1 + i] = clamp_setpoint(m, a, state[1 + i] + opt_.increment[i]);
+        state[1 + i] = clamp_setpoint(m, a, state[1 + i] + opt_.increment[i], opt_.servo);
       }
     }
   }

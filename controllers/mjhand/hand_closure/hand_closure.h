@@ -18,6 +18,9 @@ class HandClosureController {
     std::vector<std::vector<int>> blocking;  // per actuator: signal indices (its phalanx and the distal ones)
     int signal_sensor = -1;       // the contact_detection instance's signal sensor
     double start = 0;             // closure starts at this time [s]
+    // The setpoint is a servo's target, not the actuator's ctrl (the plugin's ServoPlugin, or a Python HandClosure
+    // whose actuators are motors): clamped to the joint's range instead of the actuator's ctrlrange.
+    bool servo = false;
   };
   explicit HandClosureController(Options options);
 

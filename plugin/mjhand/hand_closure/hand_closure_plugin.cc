@@ -63,7 +63,9 @@ std::unique_ptr<Plugin> make_hand_closure_plugin(const mjModel* m, const Config&
   }
   o.increment = inc;
   o.start = cfg.get_double_or("start", 0.0, 0.0, 1e9);
-  // Its own actuators are the servos (ServoPlugin, as posture); setpoints stay in the joints' ranges.
+  // Its own actuators are the servos (ServoPlugin, as posture); setpoints stay in the joints' ranges, also for a
+  // Python HandClosure, whose actuators are motors.
+  o.servo = true;
   return make_servo_plugin<HandClosureController>(cfg, std::move(o));
 }
 

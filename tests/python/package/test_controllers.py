@@ -137,3 +137,56 @@ def test_reset_state_and_errors():
     coupling_types = mjhand.controllers.types()
     assert {"pid", "posture", "coupling", "hand_object"} <= set(coupling_types)
     assert "grasp_analysis" not in coupling_types and "dc_motor" not in coupling_types
+
+
+def test_hand_closure_equals_the_plugin_and_clamps_to_the_joint_range():
+    """models/scenarios/power_sphere.xml: the gripper closing on a ball by hand_closure, which reads the contact_detection
+    plugin (kept in the model): HandClosure on <motor>s (no ctrlrange) equals the plugin step for step, its setpoints
+    clamped to the joints' ranges as the plugin's servo does (not left unclamped for a motor without ctrlrange)."""
+    xml = read("scenarios/power_sphere.xml")
+    native = load(xml)
+    plain = load(motors_for(without_instance(xml, "mjhand.hand_closure", "closure"), "closure"))
+    closure = mjhand.controllers.HandClosure(plain, name="closure", detector="contacts", increment=0.0005, start=0,
+                                             kp=4)
+    dn, dp = side_by_side(native, plain, closure, 4000)
+    np.testing.assert_array_equal(dp.qpos, dn.qpos)
+    assert dn.ncon > 2
+    lo, hi = plain.jnt_range[:, 0], plain.jnt_range[:, 1]
+    setpoints = closure.state[1:]
+    joints = plain.actuator_trnid[:, 0]
+    assert np.all(setpoints >= lo[joints] - 1e-12) and np.all(setpoints <= hi[joints] + 1e-12)
+
+
+def test_reset_on_time_going_back_and_restore_with_a_saved_state():
+    xml = read("pid_finger.xml")
+    native = load(xml)
+    plain = load(motors_for(without_instance(xml, "mjhand.pid", "hold"), "hold"))
+    keys = dict(actuators="m1,m2,m3", setpoint=[0.6, 0.5, 0.4], kp=2, ki=4, kd=0.05, tf=0.004, period=0.002)
+    pid = mjhand.controllers.Pid(plain, **keys)
+    d = mujoco.MjData(plain)
+
+    def run(steps):
+        for _ in range(steps):
+            mujoco.mj_step1(plain, d)
+            pid.compute(d)
+            mujoco.mj_step2(plain, d)
+
+    run(300)
+    first = d.qpos.copy()
+    mujoco.mj_resetData(plain, d)  # time back to 0: the controller resets itself (integrator cleared), as the plugin
+    run(300)
+    np.testing.assert_array_equal(d.qpos, first)
+    saved, saved_ctl = mjhand.get_state(plain, d), pid.state.copy()
+    run(200)
+    after = d.qpos.copy()
+    mjhand.set_state(plain, d, saved)
+    pid.restore(d, saved_ctl)
+    run(200)
+    np.testing.assert_array_equal(d.qpos, after)  # continues exactly, integrator included
+    with pytest.raises(ValueError, match="state has 2 values"):
+        pid.restore(d, [0.0, 1.0])
+    # without restore, going back in time resets: the run is not the continued one (the integrator starts over)
+    mjhand.set_state(plain, d, saved)
+    run(200)
+    assert not np.array_equal(d.qpos, after)
+    del native

@@ -38,7 +38,7 @@ def test_scripted_grasp_lifts_and_earns_more_than_random(env_id):
         assert not term, f"the scripted grasp dropped the object at step {t}"
         if trunc:
             break
-    assert trunc and t == 149  # TimeLimit (registration) and the env's own counter agree
+    assert trunc and t == 149  # the registered TimeLimit
     assert success and info["force_closure"] and info["height"] >= u.lift_goal
     random_returns = []
     for episode in range(5):
@@ -70,6 +70,19 @@ def test_seeded_reset_randomises_the_object_reproducibly():
         env.step(np.zeros(3))
     with pytest.raises(ValueError, match="hand must be one of"):
         mjhand.envs.GraspLiftEnv("Nope")
+    # gym.make's max_episode_steps is the episode length (the environment's own counter follows it), in both ways
+    for limit in (20, 200):
+        env = gym.make(IDS[0], max_episode_steps=limit)
+        env.reset(seed=0)
+        for t in range(limit):
+            _, _, term, trunc, _ = env.step(env.unwrapped.demo_action(t))
+            if term or trunc:
+                break
+        assert trunc and not term and t == limit - 1
+    assert env.unwrapped.metadata["render_fps"] == 50  # 1 / (2 ms x 10)
+    direct = mjhand.envs.GraspLiftEnv("Gripper", max_episode_steps=5)  # no gym.make: it counts itself
+    direct.reset(seed=0)
+    assert [direct.step(direct.demo_action(t))[3] for t in range(5)] == [False] * 4 + [True]
 
 
 def test_rgb_array_rendering_headless():

@@ -28,10 +28,10 @@ def test_screenshot_and_videos(tmp_path):
     assert img.size == (320, 240) and img.getextrema()[0][1] > img.getextrema()[0][0]
     r = view(SCENE, "--duration", "1", "--video", str(gif), "--fps", "10", "--width", "160", "--height", "120")
     assert r.returncode == 0, r.stderr
-    assert Image.open(gif).n_frames == 11  # t = 0, 0.1, ..., 1.0
+    assert Image.open(gif).n_frames == 10  # t = 0, 0.1, ..., 0.9: 1 s at 10 frames per second
     r = view(SCENE, "--duration", "0.5", "--video", str(mp4), "--width", "160", "--height", "120")
     assert r.returncode == 0, r.stderr
-    assert "16 frames" in r.stdout and mp4.stat().st_size > 1000
+    assert "15 frames, 0.500 s simulated" in r.stdout and mp4.stat().st_size > 1000
     with open(mp4, "rb") as f:
         assert f.read(12)[4:8] == b"ftyp"  # an MP4 container
     for bad, msg in ((["--video", str(tmp_path / "x.avi")], "must end in .mp4 or .gif"),
