@@ -25,7 +25,7 @@ namespace {
 // mix-up between mjData, copies or models changes the physics and shows.
 class ProbePlugin : public Plugin {
  public:
-  ProbePlugin(int sensor, int actuator, double k) : sensor_(sensor), actuator_(actuator), k_(k) {
+  ProbePlugin(int sensor, int actuator, double k) : sensor_(sensor), k_(k) {
     claim_sensor(sensor);
     claim_actuator(actuator);
   }
@@ -58,7 +58,7 @@ class ProbePlugin : public Plugin {
   }
 
  private:
-  int sensor_, actuator_;
+  int sensor_;  // the actuator is only claimed: its gain and bias do not depend on which one it is
   double k_;
 };
 

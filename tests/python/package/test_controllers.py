@@ -190,3 +190,48 @@ def test_reset_on_time_going_back_and_restore_with_a_saved_state():
     run(200)
     assert not np.array_equal(d.qpos, after)
     del native
+
+
+def instance_keys(xml, instance):
+    block = re.search(r'<instance name="%s">(.*?)</instance>' % instance, xml, re.S)
+    return dict(re.findall(r'<config key="([^"]+)" value="([^"]*)"/>', block[1]))
+
+
+def test_computed_torque_equals_the_plugin():
+    """models/computed_torque_finger.xml: computed-torque control on a cosine path (the C++ law reads M, C, G from
+    MuJoCo) as ComputedTorque on <motor>s, 1 s."""
+    xml = read("computed_torque_finger.xml")
+    native = load(xml)
+    plain = load(motors_for(without_instance(xml, "mjhand.computed_torque", "cycle"), "cycle"))
+    ct = mjhand.controllers.ComputedTorque(plain, name="cycle", **instance_keys(xml, "cycle"))
+    steps = int(round(1.0 / native.opt.timestep))
+    dn, dp = side_by_side(native, plain, ct, steps)
+    np.testing.assert_array_equal(dp.qpos, dn.qpos)
+    assert np.ptp(dn.qpos) > 0.5  # it did move along the path
+
+
+def test_couplings_as_passive_callbacks_equal_the_plugins():
+    """models/berul_thumb_spring.xml: two coupling springs (BERUL thumb) run through mujoco.set_mjcb_passive, the
+    plugins' passive stage; 2000 steps under a closing motion of the driver joints."""
+    xml = read("berul_thumb_spring.xml")
+    native = load(xml)
+    plain_xml = without_instance(without_instance(xml, "mjhand.coupling", "thumb_c2"), "mjhand.coupling", "thumb_c3")
+    plain = load(plain_xml)
+    assert plain.nplugin == 0
+    c2 = mjhand.controllers.Coupling(plain, name="thumb_c2", **instance_keys(xml, "thumb_c2"))
+    c3 = mjhand.controllers.Coupling(plain, name="thumb_c3", **instance_keys(xml, "thumb_c3"))
+    with pytest.raises(TypeError, match="adds passive forces: call passive"):
+        c2.compute(mujoco.MjData(plain))
+    dn, dp = mujoco.MjData(native), mujoco.MjData(plain)
+    for d in (dn, dp):
+        d.ctrl[:] = 0.5 * (native.actuator_ctrlrange[:, 0] + native.actuator_ctrlrange[:, 1]) if native.nu else 0
+    for _ in range(2000):
+        mujoco.mj_step(native, dn)
+    mujoco.set_mjcb_passive(mjhand.controllers.control_callback(c2, c3))
+    try:
+        for _ in range(2000):
+            mujoco.mj_step(plain, dp)
+    finally:
+        mujoco.set_mjcb_passive(None)
+    np.testing.assert_array_equal(dp.qpos, dn.qpos)
+    assert dn.qpos[2] > 0.1 and dn.qpos[3] > 0.1  # the coupled joints followed their drivers (they have no actuator)
