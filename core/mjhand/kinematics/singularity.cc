@@ -59,4 +59,19 @@ SingularityMeasures singularity_measures(const Eigen::Ref<const Eigen::MatrixXd>
   return from_singular_values(svd.singularValues(), rows, cols, rank_tol);
 }
 
+double position_manipulability(const Eigen::Ref<const Eigen::Matrix<double, 3, Eigen::Dynamic>>& j) {
+  if (!j.allFinite()) return std::numeric_limits<double>::quiet_NaN();
+  const Eigen::Index n = j.cols();
+  if (n == 0) return 0.0;  // no singular values: as singularity_measures
+  if (n == 3) return std::abs(Eigen::Matrix3d(j).determinant());
+  if (n > 3) {
+    const Eigen::Matrix3d gram = j * j.transpose();
+    return std::sqrt(std::max(gram.determinant(), 0.0));
+  }
+  // n = 1 or 2: the product of the n singular values is sqrt(det(J^T J)), a 1 x 1 or 2 x 2 determinant.
+  if (n == 1) return j.col(0).norm();
+  const double a = j.col(0).squaredNorm(), b = j.col(0).dot(j.col(1)), c = j.col(1).squaredNorm();
+  return std::sqrt(std::max(a * c - b * b, 0.0));
+}
+
 }  // namespace mjhand

@@ -21,4 +21,9 @@ struct SingularityMeasures {
 // A J with a NaN or inf entry, or a NaN rank_tol, gives rank = -1 and every other field NaN.
 SingularityMeasures singularity_measures(const Eigen::Ref<const Eigen::MatrixXd>& jacobian, double rank_tol = -1.0);
 
+// singularity_measures(J).manipulability of a 3 x n position Jacobian without an SVD (a per-step sensor value):
+// |det J| for n = 3, sqrt(det(J J^T)) for n > 3, sqrt(det(J^T J)) for n < 3 (0 for n = 0); NaN for a non-finite J.
+// Equal to the SVD's product of singular values to rounding (relative ~eps cond^2 for n != 3). No allocation.
+double position_manipulability(const Eigen::Ref<const Eigen::Matrix<double, 3, Eigen::Dynamic>>& jacobian);
+
 }  // namespace mjhand

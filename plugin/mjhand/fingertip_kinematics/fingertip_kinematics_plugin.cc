@@ -52,7 +52,7 @@ class FingertipKinematics : public Plugin {
       out[2] = p.z();
       if (manipulability) {
         Eigen::Map<const Eigen::Matrix<double, 6, Eigen::Dynamic>> j(jac, 6, o.chain.dof());
-        out[3] = singularity_measures(j.topRows<3>()).manipulability;
+        out[3] = position_manipulability(j.topRows<3>());  // a determinant: no SVD per step
       }
     }
   }

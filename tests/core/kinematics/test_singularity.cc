@@ -162,3 +162,27 @@ TEST_CASE("singularity measures of a NaN or inf Jacobian are an explicit invalid
   REQUIRE_FALSE(singularity_measures(fine, nan).valid());
   REQUIRE(singularity_measures(fine, inf).rank == 0);  // an infinite tolerance is meaningful: nothing counts
 }
+
+TEST_CASE("position_manipulability is the SVD's product of singular values without an SVD", "[singularity]") {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> U(-0.1, 0.1);
+  double worst = 0;
+  for (int n = 0; n <= 7; ++n) {
+    for (int trial = 0; trial < 200; ++trial) {
+      Eigen::Matrix<double, 3, Eigen::Dynamic> j(3, n);
+      for (Eigen::Index k = 0; k < j.size(); ++k) j.data()[k] = U(rng);
+      if (trial % 10 == 0 && n >= 2) j.col(1) = 2.0 * j.col(0);  // rank-deficient: exactly 0 for n <= 3
+      const double svd = singularity_measures(j).manipulability;
+      const double det = position_manipulability(j);
+      // entries ~0.1, values up to ~1e-3: rounding of a 3 x 3 determinant or Gram matrix, far below 1e-15
+      worst = std::max(worst, std::abs(det - svd));
+      CHECK(det >= 0);
+    }
+  }
+  INFO("worst |det - svd| " << worst);
+  CHECK(worst < 1e-15);
+  Eigen::Matrix3d nan = Eigen::Matrix3d::Identity();
+  nan(1, 2) = std::nan("");
+  CHECK(std::isnan(position_manipulability(nan)));
+  CHECK(position_manipulability(Eigen::Matrix3d::Identity() * 2) == 8.0);
+}
