@@ -235,3 +235,44 @@ def test_couplings_as_passive_callbacks_equal_the_plugins():
         mujoco.set_mjcb_passive(None)
     np.testing.assert_array_equal(dp.qpos, dn.qpos)
     assert dn.qpos[2] > 0.1 and dn.qpos[3] > 0.1  # the coupled joints followed their drivers (they have no actuator)
+
+
+def plain_copy(tmp_path, scene, plugin, instance, motors=True):
+    """models/ copied to tmp_path with `scene` rewritten: `instance` removed, its <plugin> actuators as <motor>s."""
+    import shutil
+    root = tmp_path / "models"
+    shutil.copytree(model(""), root)
+    xml = (root / scene).read_text()
+    out = without_instance(xml, plugin, instance)
+    (root / scene).write_text(motors_for(out, instance) if motors else out)
+    return mujoco.MjModel.from_xml_path(str(root / scene)), instance_keys(xml, instance)
+
+
+@pytest.mark.parametrize("scene,plugin,instance,cls,seconds", [
+    ("direct_drive_synergy_scene.xml", "mjhand.synergy", "synergy", "Synergy", 0.5),
+    ("egrasp_hold.xml", "mjhand.hand_object", "hold", "HandObject", 1.0),
+    ("torque_fingertip.xml", "mjhand.torque_control", "press", "TorqueControl", 0.5),
+])
+def test_the_other_controllers_equal_their_plugins(tmp_path, scene, plugin, instance, cls, seconds):
+    """synergy (inputs from other actuators' ctrl), hand_object (Cartesian control of a held ball) and torque_control
+    (into a dc_motor plugin's voltage) from Python against their plugins, step for step."""
+    native = mujoco.MjModel.from_xml_path(model(scene))
+    # torque_control writes a dc_motor's voltage (an actuator of another plugin instance): nothing to turn into motors
+    plain, keys = plain_copy(tmp_path, scene, plugin, instance, motors=cls != "TorqueControl")
+    if cls == "Synergy":  # the plugin drives its own actuators; the Python object is told which motors
+        keys["actuators"] = ",".join(f"{j}_syn" for j in keys["joints"].split(","))
+    ctl = getattr(mjhand.controllers, cls)(plain, name=instance, **keys)
+    dn, dp = mujoco.MjData(native), mujoco.MjData(plain)
+    if native.nkey:  # start where the scene's first keyframe starts (a held ball)
+        mujoco.mj_resetDataKeyframe(native, dn, 0)
+        mujoco.mj_resetDataKeyframe(plain, dp, 0)
+    if native.nu > plain.nu:
+        raise AssertionError("actuator count changed")
+    dp.ctrl[:] = dn.ctrl
+    for _ in range(int(round(seconds / native.opt.timestep))):
+        mujoco.mj_step(native, dn)
+        mujoco.mj_step1(plain, dp)
+        ctl.compute(dp)
+        mujoco.mj_step2(plain, dp)
+    np.testing.assert_array_equal(dp.qpos, dn.qpos)
+    assert np.any(dn.actuator_force != 0)
