@@ -43,7 +43,7 @@ def main():
     import mujoco
     demo.reset(seed=0)
     m, d = demo.model, demo.data
-    d.ctrl[:] = demo._lo + (np.clip(demo.demo_action(60), -1, 1) + 1) * 0.5 * (demo._hi - demo._lo)
+    d.ctrl[:] = demo.ctrl_of(demo.demo_action(60))
     n = a.steps * a.envs * demo.frame_skip
     base = time.perf_counter()
     for _ in range(n):

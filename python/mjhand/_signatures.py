@@ -6,19 +6,24 @@ import functools
 import inspect
 
 
-def _split_top(text, sep=","):
-    """Splits at `sep` outside brackets and quotes."""
-    parts, depth, quote, start = [], 0, None, 0
+def _scan(text, depth=0):
+    """(index, character, bracket depth after it) of every character of `text` outside quotes."""
+    quote = None
     for i, ch in enumerate(text):
         if quote:
             quote = None if ch == quote else quote
         elif ch in "'\"":
             quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == sep and depth == 0:
+        else:
+            depth += (ch in "([{") - (ch in ")]}")
+            yield i, ch, depth
+
+
+def _split_top(text, sep=","):
+    """Splits at `sep` outside brackets and quotes."""
+    parts, start = [], 0
+    for i, ch, depth in _scan(text):
+        if ch == sep and depth == 0:
             parts.append(text[start:i])
             start = i + 1
     parts.append(text[start:])
@@ -40,14 +45,8 @@ def signature_of(nb_signature, drop_self=False):
     text, _doc, defaults = nb_signature
     if not text.startswith("def ") or "(" not in text:
         return None
-    head, _, rest = text.partition("(")
-    depth, end = 1, None
-    for i, ch in enumerate(rest):
-        depth += ch == "(" or ch == "[" or ch == "{"
-        depth -= ch == ")" or ch == "]" or ch == "}"
-        if depth == 0:
-            end = i
-            break
+    _, _, rest = text.partition("(")
+    end = next((i for i, _, depth in _scan(rest, depth=1) if depth == 0), None)  # the parameter list's ")"
     if end is None:
         return None
     params_text, tail = rest[:end], rest[end + 1:]

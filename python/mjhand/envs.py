@@ -179,6 +179,11 @@ class GraspLiftEnv(gym.Env):
         ctrl = np.clip(ctrl, self._lo, self._hi)
         return (2 * (ctrl - self._lo) / (self._hi - self._lo) - 1).astype(np.float32)
 
+    def ctrl_of(self, action) -> np.ndarray:
+        """The actuator controls an action in [-1, 1] stands for (each actuator's ctrlrange; clipped to it)."""
+        a = np.clip(np.asarray(action, dtype=np.float64), -1.0, 1.0)
+        return self._lo + (a + 1) * 0.5 * (self._hi - self._lo)
+
     def _features(self):
         self.analysis.compute(self.data)
         contacts = self.analysis.contacts
@@ -221,8 +226,7 @@ class GraspLiftEnv(gym.Env):
             raise ValueError(f"action must have shape ({self.model.nu},), got {a.shape}")
         if not np.all(np.isfinite(a)):
             raise ValueError("action has a non-finite entry")
-        a = np.clip(a, -1.0, 1.0)
-        self.data.ctrl[:] = self._lo + (a + 1) * 0.5 * (self._hi - self._lo)
+        self.data.ctrl[:] = self.ctrl_of(a)
         for _ in range(self.frame_skip):
             mujoco.mj_step(self.model, self.data)
         self._steps += 1

@@ -31,16 +31,30 @@ def motors_for(xml, instance):
     return out
 
 
-def side_by_side(native, plain, controller, steps):
+def side_by_side(native, plain, controller, steps, dn=None, dp=None):
     """`steps` of the plugin model under mj_step and of the plain one with the controller computed where MuJoCo
-    computes actuation (between mj_step1 and mj_step2); their datas."""
-    dn, dp = mujoco.MjData(native), mujoco.MjData(plain)
+    computes actuation (between mj_step1 and mj_step2); their datas (new ones unless given)."""
+    dn = mujoco.MjData(native) if dn is None else dn
+    dp = mujoco.MjData(plain) if dp is None else dp
     for _ in range(steps):
         mujoco.mj_step(native, dn)
         mujoco.mj_step1(plain, dp)
         controller.compute(dp)
         mujoco.mj_step2(plain, dp)
     return dn, dp
+
+
+def under_callback(set_callback, callback, native, plain, steps, dn, dp):
+    """`steps` of the plugin model, then of the plain one with `callback` installed by `set_callback` (a global of
+    MuJoCo's, hence one model after the other: a controller refuses another model's data)."""
+    for _ in range(steps):
+        mujoco.mj_step(native, dn)
+    set_callback(callback)
+    try:
+        for _ in range(steps):
+            mujoco.mj_step(plain, dp)
+    finally:
+        set_callback(None)
 
 
 def load(xml):
@@ -72,14 +86,7 @@ def test_pid_with_dc_motor_and_rk4_through_mjcb_control():
     plain = load(without_instance(xml, "mjhand.pid", "servo"))
     pid = mjhand.controllers.Pid(plain, joints="j", actuators="motor", setpoint=0.1, kp=120, period=0.001)
     dn, dp = mujoco.MjData(native), mujoco.MjData(plain)
-    for _ in range(2000):
-        mujoco.mj_step(native, dn)
-    mujoco.set_mjcb_control(pid)  # global: called for every model's steps (a controller refuses another model's)
-    try:
-        for _ in range(2000):
-            mujoco.mj_step(plain, dp)
-    finally:
-        mujoco.set_mjcb_control(None)
+    under_callback(mujoco.set_mjcb_control, pid, native, plain, 2000, dn, dp)
     np.testing.assert_array_equal(dp.qpos, dn.qpos)
     assert dn.qpos[0] == pytest.approx(0.1, abs=0.02)
 
@@ -225,14 +232,7 @@ def test_couplings_as_passive_callbacks_equal_the_plugins():
     dn, dp = mujoco.MjData(native), mujoco.MjData(plain)
     for d in (dn, dp):
         d.ctrl[:] = 0.5 * (native.actuator_ctrlrange[:, 0] + native.actuator_ctrlrange[:, 1]) if native.nu else 0
-    for _ in range(2000):
-        mujoco.mj_step(native, dn)
-    mujoco.set_mjcb_passive(mjhand.controllers.control_callback(c2, c3))
-    try:
-        for _ in range(2000):
-            mujoco.mj_step(plain, dp)
-    finally:
-        mujoco.set_mjcb_passive(None)
+    under_callback(mujoco.set_mjcb_passive, mjhand.controllers.control_callback(c2, c3), native, plain, 2000, dn, dp)
     np.testing.assert_array_equal(dp.qpos, dn.qpos)
     assert dn.qpos[2] > 0.1 and dn.qpos[3] > 0.1  # the coupled joints followed their drivers (they have no actuator)
 
@@ -269,10 +269,6 @@ def test_the_other_controllers_equal_their_plugins(tmp_path, scene, plugin, inst
     if native.nu > plain.nu:
         raise AssertionError("actuator count changed")
     dp.ctrl[:] = dn.ctrl
-    for _ in range(int(round(seconds / native.opt.timestep))):
-        mujoco.mj_step(native, dn)
-        mujoco.mj_step1(plain, dp)
-        ctl.compute(dp)
-        mujoco.mj_step2(plain, dp)
+    side_by_side(native, plain, ctl, int(round(seconds / native.opt.timestep)), dn, dp)
     np.testing.assert_array_equal(dp.qpos, dn.qpos)
     assert np.any(dn.actuator_force != 0)
