@@ -12,12 +12,11 @@ namespace {
 // A setpoint inside what actuator a accepts: its ctrlrange (position actuator), else, for a servo (whose ctrl is not
 // the setpoint), its joint's range.
 double clamp_setpoint(const mjModel* m, int a, double s, bool servo) {
-  const bool target = servo || m->actuator_plugin[a] >= 0;
-  if (!target && m->actuator_ctrllimited[a]) {
+  if (!servo && m->actuator_ctrllimited[a]) {
     return std::clamp(s, m->actuator_ctrlrange[2 * a], m->actuator_ctrlrange[2 * a + 1]);
   }
   const int j = m->actuator_trnid[2 * a];
-  if (target && m->jnt_limited[j]) return std::clamp(s, m->jnt_range[2 * j], m->jnt_range[2 * j + 1]);
+  if (servo && m->jnt_limited[j]) return std::clamp(s, m->jnt_range[2 * j], m->jnt_range[2 * j + 1]);
   return s;
 }
 }  // namespace

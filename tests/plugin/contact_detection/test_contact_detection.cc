@@ -341,6 +341,7 @@ void register_reference_types_once() {
             o.blocking.push_back(blocking);
           }
           o.start = cfg.get_double_or("start", 0.0, 0.0, 1e9);
+          o.servo = true;  // as the hand_closure plugin: setpoints clamped to the joints' ranges
           return mjhand::make_servo_plugin<mjhand::HandClosureController>(cfg, std::move(o));
         },
         {"detector", "increment", "start", "kp", "kv"});
