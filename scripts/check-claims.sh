@@ -84,18 +84,24 @@ import glob, json, re, sys
 prog, out, specs = sys.argv[1], sys.argv[2], [s.split("|") for s in sys.argv[3:]]
 def fail(msg):
     sys.exit(f"check-claims: {prog}: {msg}")
-def is_function(name, function):  # "f" or "f(parameters)" [const] [clone], not a lambda or a class inside f
-    if name == function: return True
-    if not name.startswith(function + "("): return False
+def skip_balanced(name, i, open_, close):  # index after the bracket group that starts at name[i]
     depth = 0
-    for i in range(len(function), len(name)):
-        depth += {"(": 1, ")": -1}.get(name[i], 0)
-        if depth == 0: return re.fullmatch(r"( const)?( \[clone [\w.]+\])*", name[i + 1:]) is not None
-    return False
+    for k in range(i, len(name)):
+        depth += {open_: 1, close: -1}.get(name[k], 0)
+        if depth == 0: return k + 1
+    return len(name) + 1
+def is_function(name, function):  # "f", "f(parameters)" [const] [clone] or "void f<T...>(parameters)" (a function
+    name = re.sub(r"^void ", "", name)  # template, as callgrind names it), not a lambda or a class inside f
+    if name == function: return True
+    i = len(function)
+    if not name.startswith(function) or i >= len(name): return False
+    if name[i] == "<": i = skip_balanced(name, i, "<", ">")
+    if i >= len(name) or name[i] != "(": return False
+    return re.fullmatch(r"( const)?( \[clone [\w.]+\])*", name[skip_balanced(name, i, "(", ")"):]) is not None
 try:
     benchmarks = json.load(open(out + ".json"))["benchmarks"]
 except (OSError, ValueError, KeyError) as e:
-    fail(f"no benchmark results ({e}); was it built with its libraries? (bench_kdl needs Orocos KDL)")
+    fail(f"no benchmark results ({e}); was it built with its libraries? (bench_kdl needs Orocos KDL, bench_pinocchio libpinocchio)")
 iterations = {}
 for b in benchmarks:
     if b["run_name"] in iterations: fail(f"{b['run_name']} reported twice (repetitions?)")
@@ -150,9 +156,13 @@ loops+=$'\n'"$(callgrind_loops bench_direct_drive 0.05 '^BM_(ClosedForm|MujocoFu
   'BM_ClosedFormHand|mjhand::DirectDriveDynamicModel::evaluate|1' \
   'BM_MujocoFullMRneHand|mj_rne|1')"
 # min_time 0.5: ~10 or more iterations of the own hull (a first call in a process also allocates its workspace)
-loops+=$'\n'"$(callgrind_loops bench_grasp 0.5 '^BM_FerrariCannyL1_8Edges(_Qhull)?$' \
+loops+=$'\n'"$(callgrind_loops bench_grasp 0.5 '^BM_FerrariCannyL1_(8Edges|3Contacts|8Contacts)(_Qhull)?$' \
   'BM_FerrariCannyL1_8Edges|mjhand::ferrari_canny|1' \
-  'BM_FerrariCannyL1_8Edges_Qhull|mjhand::ferrari_canny|1')"
+  'BM_FerrariCannyL1_8Edges_Qhull|mjhand::ferrari_canny|1' \
+  'BM_FerrariCannyL1_3Contacts|mjhand::ferrari_canny|1' \
+  'BM_FerrariCannyL1_3Contacts_Qhull|mjhand::ferrari_canny|1' \
+  'BM_FerrariCannyL1_8Contacts|mjhand::ferrari_canny|1' \
+  'BM_FerrariCannyL1_8Contacts_Qhull|mjhand::ferrari_canny|1')"
 loops+=$'\n'"$(callgrind_loops bench_kdl 0.05 '^BM_(MjhandFk|KdlFk|MjhandFkJacobian|KdlJacobian)<[37]>$' \
   'BM_MjhandFk<3>|mjhand::forward_kinematics|1' \
   'BM_MjhandFk<7>|mjhand::forward_kinematics|1' \
@@ -162,6 +172,13 @@ loops+=$'\n'"$(callgrind_loops bench_kdl 0.05 '^BM_(MjhandFk|KdlFk|MjhandFkJacob
   'BM_MjhandFkJacobian<7>|mjhand::compute_jacobian|1' \
   'BM_KdlJacobian<3>|KDL::ChainJntToJacSolver::JntToJac|1' \
   'BM_KdlJacobian<7>|KDL::ChainJntToJacSolver::JntToJac|1')"
+loops+=$'\n'"$(callgrind_loops bench_pinocchio 0.05 '^BM_(Mjhand|Pinocchio)(AllegroFinger|EgraspHand|AllegroHand)$' \
+  'BM_MjhandAllegroFinger|mjhand::tip_pose_and_jacobian|1' \
+  'BM_PinocchioAllegroFinger|pinocchio::computeFrameJacobian|1' \
+  'BM_MjhandEgraspHand|mjhand::tip_pose_and_jacobian|4' \
+  'BM_PinocchioEgraspHand|pinocchio::computeFrameJacobian|4' \
+  'BM_MjhandAllegroHand|mjhand::tip_pose_and_jacobian|4' \
+  'BM_PinocchioAllegroHand|pinocchio::computeFrameJacobian|4')"
 while read -r name value; do instr[$name]=$value; done <<<"$loops"
 ratio() {  # NAME A B: derived[NAME] = instructions per iteration of A / of B
   [ -n "${instr[$2]:-}" ] && [ -n "${instr[$3]:-}" ] || { echo "check-claims: $1: no count for $2 or $3" >&2; exit 1; }
@@ -172,10 +189,15 @@ ratio fkj_over_mujoco BM_MjhandFkJacobianAllFingers BM_MujocoKinematicsJacSite
 ratio dd_finger_over_mujoco BM_ClosedFormFinger BM_MujocoFullMRneFinger
 ratio dd_hand_over_mujoco BM_ClosedFormHand BM_MujocoFullMRneHand
 ratio epsilon_own_over_qhull BM_FerrariCannyL1_8Edges BM_FerrariCannyL1_8Edges_Qhull
+ratio epsilon_own_over_qhull_3 BM_FerrariCannyL1_3Contacts BM_FerrariCannyL1_3Contacts_Qhull
+ratio epsilon_own_over_qhull_8 BM_FerrariCannyL1_8Contacts BM_FerrariCannyL1_8Contacts_Qhull
 ratio kdl_fk3 'BM_MjhandFk<3>' 'BM_KdlFk<3>'
 ratio kdl_fk7 'BM_MjhandFk<7>' 'BM_KdlFk<7>'
 ratio kdl_fkj3 'BM_MjhandFkJacobian<3>' 'BM_KdlJacobian<3>'
 ratio kdl_fkj7 'BM_MjhandFkJacobian<7>' 'BM_KdlJacobian<7>'
+ratio pinocchio_allegro_finger BM_MjhandAllegroFinger BM_PinocchioAllegroFinger
+ratio pinocchio_egrasp_hand BM_MjhandEgraspHand BM_PinocchioEgraspHand
+ratio pinocchio_allegro_hand BM_MjhandAllegroHand BM_PinocchioAllegroHand
 
 # Whether FIGURE's first number agrees with VALUE within TOLERANCE: "exact" = VALUE rounded to the figure's decimals
 # gives the figure; "N%" = within N % of VALUE. Prints the verdict's detail; exit status 0 when it agrees.

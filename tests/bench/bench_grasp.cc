@@ -21,14 +21,14 @@
 
 namespace {
 
-// Four (hinge, hinge, slide) fingers with spherical tips touching a free sphere (as in test_grasp_mujoco.cc).
-std::string four_finger_xml() {
+// `fingers` (hinge, hinge, slide) fingers with spherical tips touching a free sphere (as in test_grasp_mujoco.cc).
+std::string finger_xml(int fingers) {
   const double R = 0.04, tip = 0.01, link = 0.06, depth = 1e-4, cz = 0.3;
   std::ostringstream x;
   x.precision(17);
   x << "<mujoco><option cone=\"elliptic\" gravity=\"0 0 0\"/><worldbody><body name=\"palm\">";
-  for (int k = 0; k < 4; ++k) {
-    const double az = M_PI / 2 * k + 0.1 * k, el = -0.25 - 0.05 * k;
+  for (int k = 0; k < fingers; ++k) {
+    const double az = 2 * M_PI / fingers * k + 0.1 * k, el = -0.25 - 0.05 * (k % 4) + (fingers > 4 ? 0.4 * (k % 2) : 0);
     const Eigen::Vector3d u(std::cos(el) * std::cos(az), std::cos(el) * std::sin(az), std::sin(el));
     const Eigen::Vector3d root = Eigen::Vector3d(0, 0, cz) + (R + tip - depth + link) * u;
     const Eigen::Vector3d ya = Eigen::Vector3d(-u.y(), u.x(), 0).normalized();
@@ -44,14 +44,14 @@ std::string four_finger_xml() {
 }
 
 struct Scene {
-  mjhand::ModelPtr m = mjhand_test::load_xml_string(four_finger_xml());
-  mjhand::DataPtr d = mjhand::make_data(m.get());
-  mjhand::HandModel hand;
-  Scene() {
+  explicit Scene(int fingers = 4) : m(mjhand_test::load_xml_string(finger_xml(fingers))), d(mjhand::make_data(m.get())) {
     mj_forward(m.get(), d.get());
     hand = mjhand::hand_from_palm(m.get(), mj_name2id(m.get(), mjOBJ_BODY, "object"),
                                   mj_name2id(m.get(), mjOBJ_BODY, "palm"));
   }
+  mjhand::ModelPtr m;
+  mjhand::DataPtr d;
+  mjhand::HandModel hand;
 };
 
 void BM_GraspMatrixHandJacobianSigmaMin(benchmark::State& state) {
@@ -65,12 +65,17 @@ void BM_GraspMatrixHandJacobianSigmaMin(benchmark::State& state) {
 }
 BENCHMARK(BM_GraspMatrixHandJacobianSigmaMin);
 
-// L1 epsilon of the scene's 4 hard contacts x 8 edges (32 wrenches, 1008 facets = 1158 simplices) with the given hull
-// code. The issue's target: < 1 ms.
-void epsilon_benchmark(benchmark::State& state, mjhand::WrenchHullMethod hull) {
-  Scene s;
+// L1 epsilon of the scene's hard contacts x 8 edges with the given hull code (4 contacts: 32 wrenches, 1008 facets =
+// 1158 simplices; issue 3's target < 1 ms). Counts the contacts as a check that the scene has them all.
+void epsilon_benchmark(benchmark::State& state, mjhand::WrenchHullMethod hull, int fingers = 4) {
+  Scene s(fingers);
   mjhand::GraspData gd(s.m.get(), s.hand, 16);
   mjhand::compute_grasp(s.m.get(), s.d.get(), s.hand, gd);
+  if (static_cast<int>(gd.contacts.size()) != fingers) {
+    state.SkipWithError(("the scene has " + std::to_string(gd.contacts.size()) + " contacts, not " +
+                         std::to_string(fingers)).c_str());
+    return;
+  }
   mjhand::WrenchSpaceOptions opt;
   opt.cone_edges = 8;
   opt.hull = hull;
@@ -91,6 +96,23 @@ void BM_FerrariCannyL1_8Edges_Qhull(benchmark::State& state) {
 }
 BENCHMARK(BM_FerrariCannyL1_8Edges)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_FerrariCannyL1_8Edges_Qhull)->Unit(benchmark::kMicrosecond);
+// Issue 33: the hull's growth with the contacts, 3 and 8 of them (24 and 64 wrenches).
+void BM_FerrariCannyL1_3Contacts(benchmark::State& state) {
+  epsilon_benchmark(state, mjhand::WrenchHullMethod::kFast, 3);
+}
+void BM_FerrariCannyL1_3Contacts_Qhull(benchmark::State& state) {
+  epsilon_benchmark(state, mjhand::WrenchHullMethod::kQhull, 3);
+}
+void BM_FerrariCannyL1_8Contacts(benchmark::State& state) {
+  epsilon_benchmark(state, mjhand::WrenchHullMethod::kFast, 8);
+}
+void BM_FerrariCannyL1_8Contacts_Qhull(benchmark::State& state) {
+  epsilon_benchmark(state, mjhand::WrenchHullMethod::kQhull, 8);
+}
+BENCHMARK(BM_FerrariCannyL1_3Contacts)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FerrariCannyL1_3Contacts_Qhull)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FerrariCannyL1_8Contacts)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FerrariCannyL1_8Contacts_Qhull)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
@@ -98,6 +120,8 @@ int main(int argc, char** argv) {
   mjhand::register_native_plugins();  // "mjhand.*" plugins known to MuJoCo before any model loads
   return mjhand_bench::run_benchmarks(
       argc, argv,
-      {{"FerrariCannyL1_8Edges fast / qhull", "BM_FerrariCannyL1_8Edges", "BM_FerrariCannyL1_8Edges_Qhull"}},
+      {{"FerrariCannyL1_8Edges fast / qhull", "BM_FerrariCannyL1_8Edges", "BM_FerrariCannyL1_8Edges_Qhull"},
+       {"FerrariCannyL1 3 contacts fast / qhull", "BM_FerrariCannyL1_3Contacts", "BM_FerrariCannyL1_3Contacts_Qhull"},
+       {"FerrariCannyL1 8 contacts fast / qhull", "BM_FerrariCannyL1_8Contacts", "BM_FerrariCannyL1_8Contacts_Qhull"}},
       mjhand_bench::RatioReporter::Clock::kCpu);
 }

@@ -1,10 +1,12 @@
 // Convex hull of wrenches in R^6, specialised for the Ferrari-Canny epsilon: quickhull with simplicial facets, each
-// new facet's plane combined from its two parent planes (no linear solve), neighbours found by rotating about the
-// horizon, and a certificate at the end. ferrari_canny() falls back to qhull whenever build() returns false.
+// new facet's plane combined from its two parent planes (no linear solve), new facets paired up through a hash
+// table of their ridges, and a certificate at the end. ferrari_canny() falls back to qhull whenever build() returns
+// false.
 #pragma once
 
 #include <Eigen/Core>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace mjhand {
@@ -63,8 +65,9 @@ class WrenchHull {
   void assign(int facet, int point, double d);
   void find_visible(int start, const Vec6& wp);
   bool add_point(int facet);
-  bool link_new_facets();
+  bool link_new_facets(int p);
   bool finish();
+  bool all_points_below(double tolv);  // every point within tolv below every facet of batch_
 
   const double* pts_ = nullptr;
   int count_ = 0;
@@ -79,6 +82,16 @@ class WrenchHull {
   std::vector<int> created_;   // facets created for it
   std::vector<int> orphans_;   // outside points of the visible facets, to be re-assigned
   std::vector<int> group_;     // union-find over facets for planes()
+  struct Ridge {  // link_new_facets' hash table: a new ridge by the codes of its five vertices
+    std::uint64_t key1 = 0, key2 = 0;
+    int facet = -1;  // the first new facet met with it; -2 once matched with its second
+    int slot = -1;   // the ridge is that facet's nb[slot]
+    int step = -1;   // the entry is empty unless step == step_ (no clearing between points)
+  };
+  std::vector<Ridge> ridges_;
+  std::vector<std::uint64_t> code_;  // two random codes per point, for the ridge keys
+  std::vector<int> batch_;     // finish(): the facets whose planes every point is checked against
+  std::vector<double> columns_;  // all_points_below: the points' coordinates, coordinate 0 of every point first
   int step_ = 0;
   double margin_ = 0.0;
   int planes_ = 0;

@@ -4,6 +4,7 @@
 
 #include <mjhand/hand/model_chains.h>
 #include <mjhand/hand/tree_chains.h>
+#include <mjhand/kinematics/dh_form.h>
 #include <mjhand/kinematics/forward_kinematics.h>
 #include <mjhand/kinematics/singularity.h>
 
@@ -12,11 +13,11 @@ namespace mjhand {
 namespace {
 
 // One sensor's finger: a serial chain in its root body's frame (a generated hand's embedded DH chain, or a chain
-// read from the kinematic tree), fed from qpos.
+// read from the kinematic tree) in its DH form, fed from qpos.
 struct Output {
   int sensor;  // sensor id
   int dim;     // 3 (tip position) or 4 (+ manipulability)
-  SerialChain chain;
+  DhForm chain;
   int root_body = -1;
   std::vector<int> qpos_adr;
 };
@@ -87,9 +88,9 @@ std::unique_ptr<Plugin> make_fingertip_kinematics_plugin(const mjModel* m, const
     Output o{s, dim, {}, -1, {}};
     ChainTip tip;
     (type == mjOBJ_SITE ? tip.site : tip.body) = obj;
+    TreeChain tc;
     try {
-      const TreeChain tc = resolve_finger_chain(m, chains, tip, root);
-      o.chain = tc.chain;
+      tc = resolve_finger_chain(m, chains, tip, root);
       o.root_body = tc.root_body;
       o.qpos_adr = tc.qpos_adr;
     } catch (const std::exception& e) {
@@ -98,7 +99,8 @@ std::unique_ptr<Plugin> make_fingertip_kinematics_plugin(const mjModel* m, const
                                                   : "body " + object_label(m, mjOBJ_BODY, obj)) +
                               ": " + e.what());
     }
-    if (o.chain.dof() > kMaxStackChainDof) cfg.fail("sensors", "sensor " + label + ": chain with more than 32 joints");
+    if (tc.chain.dof() > kMaxStackChainDof) cfg.fail("sensors", "sensor " + label + ": chain with more than 32 joints");
+    o.chain = tc.embedded_dh() ? DhForm(tc.dh) : DhForm(tc.chain);  // the paper's table as printed, when embedded
     outputs.push_back(std::move(o));
   }
   return std::make_unique<FingertipKinematics>(std::move(outputs));

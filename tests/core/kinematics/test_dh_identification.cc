@@ -13,10 +13,12 @@
 #include <mjhand/hand/tree_chains.h>
 #include <mjhand/kinematics/dh_identification.h>
 #include <mjhand/kinematics/forward_kinematics.h>
+#include "random_chains.h"
 #include "test_util.h"
 
 using namespace mjhand;
 using mjhand_test::load_xml_file;
+using mjhand_test::random_serial_chain;
 using mjhand_test::source_path;
 
 namespace {
@@ -27,26 +29,13 @@ namespace {
 // chains of seed 21, 7.8e-16 on the real hands' fingers).
 constexpr double kTol = 1e-12;
 
-Eigen::Isometry3d random_pose(std::mt19937& rng, double reach) {
-  std::normal_distribution<double> n(0.0, 1.0);
-  Eigen::Isometry3d t = Eigen::Isometry3d::Identity();
-  t.linear() = Eigen::Quaterniond(n(rng), n(rng), n(rng), n(rng)).normalized().toRotationMatrix();
-  t.translation() = reach * Eigen::Vector3d(n(rng), n(rng), n(rng));
-  return t;
-}
-
 // Largest difference of tip pose and Jacobian between the serial chain and its DH table, over random q.
 double worst_difference(const SerialChain& s, const Chain& dh, std::mt19937& rng, int configs) {
-  std::uniform_real_distribution<double> u(-M_PI, M_PI);
   ChainData ds(s), dd(dh);
   std::vector<double> q(s.dof());
   double worst = 0;
   for (int c = 0; c < configs; ++c) {
-    for (int i = 0; i < s.dof(); ++i) {
-      const SerialLink& l = s.links[i];
-      q[i] = std::isfinite(l.lower) ? l.lower + (l.upper - l.lower) * (u(rng) + M_PI) / (2 * M_PI)
-                                    : (l.kind == JointKind::kRevolute ? u(rng) : 0.02 * u(rng));
-    }
+    mjhand_test::random_joint_vector(s, rng, q.data());
     fk_and_jacobian(s, q.data(), ds);
     fk_and_jacobian(dh, q.data(), dd);
     worst = std::max(worst, (ds.tip.matrix() - dd.tip.matrix()).cwiseAbs().maxCoeff());
@@ -67,24 +56,8 @@ TEST_CASE("DH identification: random and degenerate serial chains, standard and 
   std::mt19937 rng(21);
   double worst = 0;
   for (int trial = 0; trial < 50; ++trial) {
-    SerialChain s;
-    s.base = random_pose(rng, 0.1);
-    s.tool = random_pose(rng, 0.03);
     const int n = 1 + trial % 6;
-    for (int i = 0; i < n; ++i) {
-      SerialLink l;
-      l.kind = (trial + i) % 4 == 3 ? JointKind::kPrismatic : JointKind::kRevolute;
-      l.pre = random_pose(rng, 0.04);
-      // Degenerate pairs on purpose: the next axis parallel, coincident or intersecting this one.
-      switch ((trial + 2 * i) % 5) {
-        case 0: l.post = Eigen::Isometry3d(Eigen::Translation3d(0.03, 0.01, 0)) * Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitZ()); break;  // parallel
-        case 1: l.post = Eigen::Isometry3d(Eigen::Translation3d(0, 0, 0.02)); break;  // coincident
-        case 2: l.post = Eigen::Isometry3d(Eigen::AngleAxisd(1.1, Eigen::Vector3d::UnitX())); break;  // intersecting
-        default: l.post = random_pose(rng, 0.04);  // skew
-      }
-      s.links.push_back(l);
-    }
-    if (trial % 7 == 0) s.tool = Eigen::Isometry3d(Eigen::Translation3d(0, 0, 0.01));  // tool point on the last axis
+    const SerialChain s = random_serial_chain(rng, trial, n);
     for (DHConvention c : {DHConvention::kStandard, DHConvention::kModified}) {
       const Chain dh = identify_dh(s, c);
       REQUIRE(dh.dof() == n);
