@@ -41,10 +41,11 @@ Eigen::Isometry3d advance(const Eigen::Isometry3d& before, const Eigen::Isometry
   const Eigen::Isometry3d joint_frame = before * pre;
   Eigen::Isometry3d moved = joint_frame;
   if (kind == JointKind::kRevolute) {
+    // Times Rz(q): only the x and y axes turn (the same numbers as the full 3 x 3 product, whose other terms are 0).
     const double c = std::cos(q), s = std::sin(q);
-    Eigen::Matrix3d rz;
-    rz << c, -s, 0, s, c, 0, 0, 0, 1;
-    moved.linear() = joint_frame.linear() * rz;
+    const Eigen::Vector3d x = joint_frame.linear().col(0), y = joint_frame.linear().col(1);
+    moved.linear().col(0) = c * x + s * y;
+    moved.linear().col(1) = c * y - s * x;
   } else {
     moved.translation() += q * joint_frame.linear().col(2);
   }
