@@ -90,8 +90,11 @@ def skip_balanced(name, i, open_, close):  # index after the bracket group that 
         depth += {open_: 1, close: -1}.get(name[k], 0)
         if depth == 0: return k + 1
     return len(name) + 1
-def is_function(name, function):  # "f", "f(parameters)" [const] [clone] or "void f<T...>(parameters)" (a function
-    name = re.sub(r"^void ", "", name)  # template, as callgrind names it), not a lambda or a class inside f
+# "f", "f(parameters)" [const] [clone] or "void f<T...>(parameters)" (a function template as callgrind names it), not
+# a lambda or a class inside f. Only a "void " return type is stripped: a template of another return type does not
+# match, so its entry fails loudly (0 calls) instead of counting something else.
+def is_function(name, function):
+    name = re.sub(r"^void ", "", name)
     if name == function: return True
     i = len(function)
     if not name.startswith(function) or i >= len(name): return False
@@ -101,7 +104,8 @@ def is_function(name, function):  # "f", "f(parameters)" [const] [clone] or "voi
 try:
     benchmarks = json.load(open(out + ".json"))["benchmarks"]
 except (OSError, ValueError, KeyError) as e:
-    fail(f"no benchmark results ({e}); was it built with its libraries? (bench_kdl needs Orocos KDL, bench_pinocchio libpinocchio)")
+    fail(f"no benchmark results ({e}); was it built with its libraries? "
+         "(bench_kdl needs Orocos KDL, bench_pinocchio libpinocchio)")
 iterations = {}
 for b in benchmarks:
     if b["run_name"] in iterations: fail(f"{b['run_name']} reported twice (repetitions?)")

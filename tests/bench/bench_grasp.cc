@@ -44,7 +44,8 @@ std::string finger_xml(int fingers) {
 }
 
 struct Scene {
-  explicit Scene(int fingers = 4) : m(mjhand_test::load_xml_string(finger_xml(fingers))), d(mjhand::make_data(m.get())) {
+  explicit Scene(int fingers = 4)
+      : m(mjhand_test::load_xml_string(finger_xml(fingers))), d(mjhand::make_data(m.get())) {
     mj_forward(m.get(), d.get());
     hand = mjhand::hand_from_palm(m.get(), mj_name2id(m.get(), mjOBJ_BODY, "object"),
                                   mj_name2id(m.get(), mjOBJ_BODY, "palm"));

@@ -44,14 +44,14 @@ inline mjhand::SerialChain random_serial_chain(std::mt19937& rng, int trial, int
   return s;
 }
 
-// A random joint vector of `chain` (a Chain or a SerialChain) into q: within the joint's limits where it has them,
+// A random joint vector of `chain` (a Chain or a SerialChain) into q: within the joint's limits where it has both,
 // else [-pi, pi] (revolute) or [-0.02, 0.02] m (prismatic).
 template <typename AnyChain>
 void random_joint_vector(const AnyChain& chain, std::mt19937& rng, double* q) {
   std::uniform_real_distribution<double> u(-M_PI, M_PI);
   for (int i = 0; i < chain.dof(); ++i) {
     const auto& l = chain.links[i];
-    q[i] = std::isfinite(l.lower) ? l.lower + (l.upper - l.lower) * (u(rng) + M_PI) / (2 * M_PI)
+    q[i] = std::isfinite(l.lower) && std::isfinite(l.upper) ? l.lower + (l.upper - l.lower) * (u(rng) + M_PI) / (2 * M_PI)
                                   : (l.kind == mjhand::JointKind::kRevolute ? u(rng) : 0.02 * u(rng));
   }
 }

@@ -51,7 +51,7 @@ int WrenchHull::new_facet() {
   f.mark = -1;
   f.visible = false;
   f.alive = true;
-  for (int k = 0; k < 6; ++k) f.nb[k] = f.newfac[k] = -1;
+  for (int k = 0; k < 6; ++k) f.nb[k] = -1;
   return id;
 }
 
@@ -152,7 +152,6 @@ void WrenchHull::find_visible(int start, const Vec6& wp) {
     f.mark = step_;
     f.pdist = f.far_dist;
     f.visible = true;
-    for (int k = 0; k < 6; ++k) f.newfac[k] = -1;
     visible_.push_back(start);
   }
   for (std::size_t q = 0; q < visible_.size(); ++q) {
@@ -163,10 +162,7 @@ void WrenchHull::find_visible(int start, const Vec6& wp) {
       g.mark = step_;
       g.pdist = g.normal.dot(wp) - g.offset;
       g.visible = g.pdist > -tol_;
-      if (g.visible) {
-        for (int m = 0; m < 6; ++m) g.newfac[m] = -1;
-        visible_.push_back(gi);
-      }
+      if (g.visible) visible_.push_back(gi);
     }
   }
 }
@@ -221,7 +217,6 @@ bool WrenchHull::add_point(int start) {
         outcome_ = Outcome::kDegenerateFacet;
         return false;
       }
-      facets_[fv].newfac[k] = id;
       created_.push_back(id);
     }
   }

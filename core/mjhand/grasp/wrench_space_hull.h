@@ -47,7 +47,6 @@ class WrenchHull {
     double offset;    // normal . x = offset on the plane (the origin's depth below it)
     int v[6];         // vertices (point indices)
     int nb[6];        // nb[k]: neighbour across the ridge that omits v[k]
-    int newfac[6];    // while visible: the new facet on the horizon ridge that omits v[k], else -1
     int outside;      // head of this facet's list of outside points, -1 if none
     int furthest;     // the outside point farthest above the plane
     double far_dist;  // its distance

@@ -47,28 +47,34 @@ double largest_difference(const DhForm& form, const SerialChain& chain) {
       for (int i = 0; i < n; ++i) {
         const SerialLink& l = chain.links[i];
         const double span = l.kind == JointKind::kRevolute ? M_PI : scale;
-        const double lo = std::isfinite(l.lower) ? l.lower : -span, hi = std::isfinite(l.upper) ? l.upper : span;
+        // a missing limit: span away from the other one (or from 0)
+        const double lo = std::isfinite(l.lower) ? l.lower : (std::isfinite(l.upper) ? l.upper : span) - 2 * span;
+        const double hi = std::isfinite(l.upper) ? l.upper : lo + 2 * span;
         q[i] = std::uniform_real_distribution<double>(lo, hi)(rng);
       }
     }
     const Eigen::Isometry3d a = tip_pose_and_jacobian(form, q, jf);
     const Eigen::Isometry3d b = tip_pose_and_jacobian(chain, q, jc);
     auto worse = [&worst](double e) {
-      if (!(e <= worst)) worst = e;  // a NaN wins and stays
+      if (!std::isnan(worst) && !(e <= worst)) worst = e;  // a NaN wins and stays
     };
     for (int k = 0; k < 16; ++k) worse(std::abs(a.data()[k] - b.data()[k]));
     for (int k = 0; k < 6 * n; ++k) worse(std::abs(jf[k] - jc[k]));
   }
-  return worst / scale;
+  return worst / scale;  // the chain's reach is its scale from 1 m up, below that 1 m: absolute
 }
 
-// Keeps the DH recurrence when it reproduces `chain` to 1e-13 of its reach, else falls back to the chain itself.
+// Keeps the DH recurrence when it reproduces `chain` to 1e-13 (of its reach when that exceeds 1 m), else falls back
+// to the chain itself.
 void check_against(DhForm& form, const SerialChain& chain) {
   if (chain.dof() > kMaxStackChainDof) {
     throw std::length_error("DhForm: chain '" + chain.name + "' has " + std::to_string(chain.dof()) +
                             " joints, more than kMaxStackChainDof (" + std::to_string(kMaxStackChainDof) + ")");
   }
-  if (!(largest_difference(form, chain) <= 1e-13)) form.general = chain;
+  if (!(largest_difference(form, chain) <= 1e-13)) {
+    form.general = chain;
+    form.recurrence = false;
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // A serial chain compiled once into standard DH form for the per-step tool pose and Jacobian: four numbers per joint
-// instead of two rigid transforms, so each joint costs one sincos and 30 multiplications (a general chain step costs
-// 48 or more). What the fingertip_kinematics sensor runs every step.
+// instead of two rigid transforms, so each joint costs one sincos and 30 multiplications (the general chain step,
+// forward_kinematics.h, costs 84: two rigid-transform products and the joint's rotation). What the
+// fingertip_kinematics sensor runs every step.
 #pragma once
 
 #include <Eigen/Geometry>
@@ -21,22 +22,24 @@ struct DhStep {
 };
 
 // The chain's standard DH form (identify_dh for a chain that is not a standard table), checked at construction
-// against the chain's own FK and Jacobian at nine joint vectors. Where they differ by more than 1e-13 (relative to the
-// chain's reach: ten times below the 1e-12 promised at every other joint vector; nearly parallel or nearly
-// intersecting-far-away axes make the DH form ill-conditioned, dh_identification.h) the form keeps the chain itself
-// and evaluates it the general way: always correct, at most that chain slower.
+// against the chain's own FK and Jacobian at nine joint vectors. Where they differ by more than 1e-13 (in metres and
+// unitless entries, or relative to the chain's reach when that exceeds 1 m; ten times below the 1e-12 promised at
+// every other joint vector) the form keeps the chain itself and evaluates it the general way: always correct, at most
+// that chain slower. Nearly parallel or far-intersecting consecutive axes make the DH form ill-conditioned
+// (dh_identification.h).
 struct DhForm {
   DhForm() = default;  // no joints: the tool pose is base * tool
   explicit DhForm(const SerialChain& chain);
   explicit DhForm(const Chain& chain);
 
   int dof() const { return static_cast<int>(steps.size()); }
-  bool exact() const { return general.links.empty(); }  // the DH recurrence serves this chain
+  bool exact() const { return recurrence; }  // the DH recurrence serves this chain
 
   Eigen::Isometry3d base = Eigen::Isometry3d::Identity();
   std::vector<DhStep> steps;
   Eigen::Isometry3d tool = Eigen::Isometry3d::Identity();
-  SerialChain general;  // the chain as given when its DH form is not accurate to 1e-12; empty otherwise
+  SerialChain general;     // the chain as given when its DH form failed the check; empty otherwise
+  bool recurrence = true;  // false: evaluated the general way, from `general`
 };
 
 // Tool pose at q and, when `jacobian` is non-null, the 6 x dof geometric Jacobian at the tool point (column-major,

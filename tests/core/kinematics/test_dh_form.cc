@@ -1,8 +1,8 @@
 // The DH form (kinematics/dh_form.h): its tool pose and Jacobian equal the chain's general evaluation
 // (tip_pose_and_jacobian of the SerialChain or Chain) to 1e-12 on random chains with every degenerate axis pair, on
 // DH tables of both conventions with prismatic joints, on every finger of the real hands and of the generated hands;
-// nearly parallel axes, where the DH form is ill-conditioned, fall back to the general evaluation; more joints than
-// the stack holds are refused.
+// nearly parallel axes, where the DH form is ill-conditioned, and a NaN fall back to the general evaluation; more
+// joints than the stack holds are refused.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -31,7 +31,7 @@ namespace {
 constexpr double kTol = 1e-12;
 
 void worse(double& worst, double e) {
-  if (!(e <= worst)) worst = e;  // a NaN wins and stays
+  if (!std::isnan(worst) && !(e <= worst)) worst = e;  // a NaN wins and stays
 }
 
 // Largest difference of tool pose and Jacobian between the form and the chain's general evaluation over random q.
@@ -137,7 +137,7 @@ TEST_CASE("DH form: every finger of the real and the generated hands", "[dh_form
   CHECK(worst < kTol);
 }
 
-TEST_CASE("DH form: nearly parallel axes fall back to the general evaluation, too many joints are refused",
+TEST_CASE("DH form: nearly parallel axes and NaN fall back to the general evaluation, too many joints are refused",
           "[dh_form]") {
   std::mt19937 rng(36);
   // Two revolute joints 5 cm apart whose axes are tilted toward each other by a tiny angle: they meet ~0.05 / tilt
@@ -157,6 +157,12 @@ TEST_CASE("DH form: nearly parallel axes fall back to the general evaluation, to
     CHECK(w < kTol);
   }
   CHECK(fell_back > 0);  // the check at construction did catch an inaccurate DH form
+
+  // A NaN in the table's last row makes the tip NaN while the last axis stays finite: the check must still see it.
+  Chain broken;
+  broken.links.resize(3);
+  broken.links[2].alpha = NAN;
+  CHECK(!DhForm(broken).exact());
 
   SerialChain long_chain;
   long_chain.name = "snake";
