@@ -12,8 +12,8 @@ namespace mjhand {
 Eigen::Matrix<double, 6, 1> grasp_singular_values(const Eigen::Ref<const Eigen::MatrixXd>& G) {
   Eigen::Matrix<double, 6, 1> s = Eigen::Matrix<double, 6, 1>::Zero();
   if (G.cols() == 0 || G.rows() != 6) return s;
-  // G G^T as a sum of fixed-size outer products, one per column: a third of the cost of the general matrix product
-  // Eigen picks for a 6 x n times n x 6 (measured on the 4-contact grasp of bench_grasp).
+  // G G^T as a sum of fixed-size outer products, one per column: Eigen's general matrix product for a 6 x n times
+  // n x 6 executed 1.3k more instructions on the 4-contact grasp of bench_grasp (of 17.3k for the whole path).
   Eigen::Matrix<double, 6, 6> gram = Eigen::Matrix<double, 6, 6>::Zero();
   for (Eigen::Index k = 0; k < G.cols(); ++k) {
     const Eigen::Matrix<double, 6, 1> g = G.col(k);

@@ -312,13 +312,17 @@ bool WrenchHull::build(const double* points, int count) {
   next_.assign(static_cast<std::size_t>(std::max(count, 0)), -1);
   step_ = 0;
   for (Ridge& r : ridges_) r.step = -1;  // steps count from 0 again
-  code_.resize(2 * static_cast<std::size_t>(std::max(count, 0)));
-  std::uint64_t state = 0x5DEECE66Dull;  // splitmix64: fixed codes, so a build is reproducible
-  for (std::uint64_t& c : code_) {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    c = z ^ (z >> 31);
+  if (code_.size() < 2 * static_cast<std::size_t>(std::max(count, 0))) {
+    // splitmix64 from a fixed seed: the codes depend on the point index alone, so a larger set extends them and every
+    // build sees the same ones (reproducible hulls); generated again only when the point count grows.
+    code_.resize(2 * static_cast<std::size_t>(count));
+    std::uint64_t state = 0x5DEECE66Dull;
+    for (std::uint64_t& c : code_) {
+      std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      c = z ^ (z >> 31);
+    }
   }
   margin_ = 0;
   planes_ = simplices_ = 0;

@@ -132,14 +132,8 @@ Eigen::Isometry3d tip_pose_and_jacobian(const DhForm& form, const double* q, dou
   if (jacobian) {
     const Eigen::Vector3d p = tip.translation();
     for (int i = 0; i < n; ++i) {
-      Eigen::Map<Eigen::Vector3d> linear(jacobian + 6 * i), angular(jacobian + 6 * i + 3);
-      if (form.steps[i].kind == JointKind::kRevolute) {
-        linear = axis[i].cross(p - point[i]);
-        angular = axis[i];
-      } else {
-        linear = axis[i];
-        angular.setZero();
-      }
+      Eigen::Map<Eigen::Matrix<double, 6, 1>> column(jacobian + 6 * i);
+      jacobian_column(form.steps[i].kind, axis[i], point[i], p, column);
     }
   }
   return tip;

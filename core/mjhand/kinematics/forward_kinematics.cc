@@ -53,17 +53,6 @@ Eigen::Isometry3d advance(const Eigen::Isometry3d& before, const Eigen::Isometry
   return joint_frame;
 }
 
-// Column i of the geometric Jacobian of point p for a joint with axis z through `point`.
-void jacobian_column(JointKind kind, const Eigen::Vector3d& z, const Eigen::Vector3d& point, const Eigen::Vector3d& p,
-                     Eigen::Ref<Eigen::Matrix<double, 6, 1>> col) {
-  if (kind == JointKind::kRevolute) {
-    col.head<3>() = z.cross(p - point);
-    col.tail<3>() = z;
-  } else {
-    col.head<3>() = z;
-    col.tail<3>().setZero();
-  }
-}
 }  // namespace
 
 namespace {

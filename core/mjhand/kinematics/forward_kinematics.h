@@ -29,6 +29,19 @@ struct ChainData {
   std::vector<Eigen::Isometry3d> link_pre, link_post;
 };
 
+// One column of a geometric Jacobian (rows as in ChainData::jacobian): the velocity of point p and the angular
+// velocity per unit rate of a joint of `kind` moving about the unit axis z through `point`.
+inline void jacobian_column(JointKind kind, const Eigen::Vector3d& z, const Eigen::Vector3d& point,
+                            const Eigen::Vector3d& p, Eigen::Ref<Eigen::Matrix<double, 6, 1>> col) {
+  if (kind == JointKind::kRevolute) {
+    col.head<3>() = z.cross(p - point);
+    col.tail<3>() = z;
+  } else {
+    col.head<3>() = z;
+    col.tail<3>().setZero();
+  }
+}
+
 // Computes every link frame and the tool frame for joint vector q (length chain.dof()). data must be built for chain:
 // a ChainData of another chain is refused (std::invalid_argument naming the buffer; its vectors are not to be resized
 // by hand, only its frames are checked here).

@@ -38,9 +38,10 @@ struct RandomGrasp {
   WrenchSpaceOptions options;
 };
 
-// Random contacts on a sphere: 2-6 of them, hard/soft/frictionless (mixed, or one model for all), mu in [0, 1.2]
-// (sometimes exactly 0), normals from radial (antipodal pairs in every fifth grasp: exactly coplanar and symmetric
-// wrenches) to strongly tilted (mostly not force closure), 3-6 cone edges, torque length default or given.
+// Random contacts on a sphere: min_contacts to min_contacts + contact_span - 1 of them (2-6 by default),
+// hard/soft/frictionless (mixed, or one model for all), mu in [0, 1.2] (sometimes exactly 0), normals from radial
+// (antipodal pairs in every fifth grasp: exactly coplanar and symmetric wrenches) to strongly tilted (mostly not force
+// closure), 3-6 cone edges, torque length default or given.
 RandomGrasp random_grasp(std::mt19937& rng, int min_contacts = 2, int contact_span = 5) {
   std::uniform_real_distribution<double> U(-1.0, 1.0);
   auto unit = [&] {
