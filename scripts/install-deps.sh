@@ -9,11 +9,14 @@
 #                                     The binary wheel (scripts/build-wheel.sh) needs none of this.
 #   scripts/install-deps.sh main      scripts/main.sh: the --dev Debian packages, and of the PyPI pins only mujoco-core
 #                                     and numpy (~15 s into a new .venv from pip's cache instead of ~50 s).
+#   scripts/install-deps.sh mjx       the test tier of mjhand.mjx (scripts/test-mjx.sh): the --dev install, then the
+#                                     pins tagged "tier mjx" in constraints.txt (JAX, MJX; the extra mjhand[mjx]),
+#                                     which no other mode installs.
 # Idempotent. Exact PyPI versions come from constraints.txt, the one place they are written.
 set -euo pipefail
 mode="${1:---dev}"
-case "$mode" in --dev|all) mode=dev ;; --python) mode=python ;; main) ;; *)
-  echo "usage: $0 [--dev|--python|main]" >&2; exit 2 ;; esac
+case "$mode" in --dev|all) mode=dev ;; --python) mode=python ;; main | mjx) ;; *)
+  echo "usage: $0 [--dev|--python|main|mjx]" >&2; exit 2 ;; esac
 PYTHON_PKGS=(
   build-essential cmake pkg-config
   ninja-build            # the generator scikit-build-core uses for `pip install .`
@@ -63,9 +66,10 @@ fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="${MJHAND_VENV:-$root/.venv}"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-# The pins of constraints.txt: all of them, or (main) mujoco-core and numpy.
+# The pins of constraints.txt: all but the mjx tier's, (main) mujoco-core and numpy, or (mjx) all with the mjx tier's.
 constraints="$root/constraints.txt"
-mapfile -t pins < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$constraints" | grep -v '^$' |
+mapfile -t pins < <(grep -v -E "$([ "$mode" = mjx ] && echo '^$' || echo 'tier mjx')" "$constraints" |
+                    sed -e 's/#.*//' -e 's/[[:space:]]//g' | grep -v '^$' |
                     { if [ "$mode" = main ]; then grep -E '^(mujoco-core|numpy)=='; else cat; fi; })
 if ! "$venv/bin/python" -m pip install -q --disable-pip-version-check -c "$constraints" "${pins[@]}"; then
   echo "install-deps: pip could not install the pins of constraints.txt (${pins[*]}) into $venv" >&2

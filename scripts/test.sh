@@ -4,6 +4,7 @@
 #                           checks, ctest, then the Python package built from that same build and its pytest suite.
 #   scripts/test.sh [full]  CI (.ci/run): the quick tier with the benchmark programs, the install check, the
 #                           headline-figure check (callgrind) and a configure of the `pip install .` configuration,
+#                           the mjx tier (scripts/test-mjx.sh: JAX and MJX installed, mjhand.mjx's tests),
 #                           the binary wheel installed into a clean Debian root (root: debootstrap, chroot),
 #                           then an ASan+UBSan build of the library and its unit and threaded tests, ThreadSanitizer
 #                           on the threaded tests, and short libFuzzer runs of every parser. Skip stages with
@@ -57,6 +58,10 @@ if [ "$tier" = full ]; then
 fi
 stage "Python package (from the Release build)"
 scripts/test-python-package.sh --reuse build  # pip builds the wheel in build/ (only the module compiles), then pytest
+if [ "$tier" = full ]; then
+  stage "grasp metrics on MJX (the mjx tier: JAX on CPU)"
+  scripts/test-mjx.sh  # installs the extra's pins (only this tier does), then tests/python/mjx
+fi
 if [ "$tier" = quick ]; then
   stage "done (quick tier)"
   exit 0

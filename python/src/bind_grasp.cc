@@ -1,6 +1,7 @@
 // Grasp analysis in Python: contacts, G, J_H, quality, epsilon, closure, force distribution, mobility, statics, the
 // parallel-manipulator view, and GraspAnalysis (the preallocated per-step path). Names follow the C++ API
 // (docs/python.md); every array is float64, every length SI.
+#include <algorithm>
 #include <chrono>
 #include <cctype>
 #include <cmath>
@@ -183,6 +184,38 @@ class GraspAnalysis {
   double compute_sigma_min(const mjData* d) {
     compute_grasp(m_, d, hand_, data_, options_);
     return grasp_sigma_min(data_.G());
+  }
+  // Positions, contacts and the singular-value metrics of many qpos rows in one C++ loop, d used as scratch: per
+  // state (contacts, sigma_min, sigma_max, isotropy), as mjhand.mjx's GraspMetrics (the benchmark's C++ side).
+  nb::ndarray<nb::numpy, double, nb::ndim<2>> metrics_of_states(
+      nb::handle data, nb::ndarray<const double, nb::ndim<2>, nb::c_contig, nb::device::cpu> qpos) {
+    mjData* d = data_of(data, m_);
+    if (static_cast<int>(qpos.shape(1)) != m_->nq) {
+      throw nb::value_error(("qpos must have model.nq = " + std::to_string(m_->nq) + " columns, got " +
+                             std::to_string(qpos.shape(1))).c_str());
+    }
+    const size_t n = qpos.shape(0);
+    double* out = new double[4 * n];
+    nb::capsule owner(out, [](void* p) noexcept { delete[] static_cast<double*>(p); });
+    for (size_t i = 0; i < n; ++i) {
+      std::copy_n(qpos.data() + i * m_->nq, m_->nq, d->qpos);
+      mj_kinematics(m_, d);
+      mj_comPos(m_, d);
+      mj_collision(m_, d);
+      compute_grasp(m_, d, hand_, data_, options_);
+      if (data_.scan.capacity_dropped > 0) {
+        throw GraspError("state " + std::to_string(i) + ": more hand-object contacts than max_contacts=" +
+                         std::to_string(max_contacts_));
+      }
+      const Eigen::Matrix<double, 6, 1> s = grasp_singular_values(data_.G());
+      const double smin = grasp_sigma_min(data_.G());
+      out[4 * i] = static_cast<double>(data_.contacts.size());
+      out[4 * i + 1] = smin;
+      out[4 * i + 2] = s(0);
+      out[4 * i + 3] = s(0) > 0 ? smin / s(0) : 0.0;
+    }
+    size_t shape[2] = {n, 4};
+    return nb::ndarray<nb::numpy, double, nb::ndim<2>>(out, 2, shape, owner);
   }
   const mjModel* model() const { return m_; }
   const HandModel& hand() const { return hand_; }
@@ -731,6 +764,10 @@ void bind_grasp_analysis(nb::module_& m) {
       }, "J_H of the last compute, shape (m, n_hand), columns hand.dofs; a read-only view like G")
       .def_prop_ro("sigma_min", [](const GraspAnalysis& a) { return grasp_sigma_min(a.data().G()); },
                    "sigma_min(G) of the last compute (no allocation)")
+      .def("metrics_of_states", &GraspAnalysis::metrics_of_states, nb::arg("data"), nb::arg("qpos"),
+           "Per row of qpos (n x nq): kinematics, centres of mass and collision into data (its scratch), then the "
+           "analysis; returns (n, 4): contacts, sigma_min(G), sigma_max(G), isotropy -- mjhand.mjx's metrics of the "
+           "same states, in one C++ loop. GraspError naming the state when max_contacts is exceeded.")
       .def_prop_ro("contacts", [](const GraspAnalysis& a) { return a.data().contacts; })
       .def_prop_ro("reference", [](const GraspAnalysis& a) { return a.data().reference; })
       .def_prop_ro("hand", &GraspAnalysis::hand, "the Hand analysed")

@@ -198,3 +198,10 @@ def test_plan_grasps_on_a_mujoco_model_matches_the_cli_and_leaves_the_model_alon
     assert [int(row.split(",")[1]) for row in rows] == [g["id"] for g in ranked]
     with pytest.raises(ValueError, match="must have exactly one free joint"):
         mjhand.plan_grasps(m, object="base_link")
+
+
+def test_mjx_without_its_extra_names_the_install_command():
+    """mjhand.mjx needs the extra mjhand[mjx]; without JAX the import says so (the default tier has no JAX)."""
+    code = "import sys; sys.modules['jax'] = None\nimport mjhand.mjx"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and "pip install 'mjhand[mjx]'" in r.stderr, r.stderr
