@@ -8,7 +8,8 @@
 #                           the binary wheel installed into a clean Debian root (root: debootstrap, chroot),
 #                           then an ASan+UBSan build of the library and its unit and threaded tests, ThreadSanitizer
 #                           on the threaded tests, and short libFuzzer runs of every parser. Skip stages with
-#                           MJHAND_SKIP_WHEEL=1 (not root), MJHAND_SKIP_SANITIZE=1, MJHAND_SKIP_TSAN=1, MJHAND_SKIP_FUZZ=1.
+#                           MJHAND_SKIP_WHEEL=1 (not root), MJHAND_SKIP_SANITIZE=1, MJHAND_SKIP_TSAN=1, MJHAND_SKIP_FUZZ=1,
+#                           MJHAND_SKIP_MJX=1.
 # Both install the dependencies first (scripts/install-deps.sh). Each stage's start is printed as "== [m:ss] stage".
 set -euo pipefail
 tier="${1:-full}"
@@ -58,7 +59,7 @@ if [ "$tier" = full ]; then
 fi
 stage "Python package (from the Release build)"
 scripts/test-python-package.sh --reuse build  # pip builds the wheel in build/ (only the module compiles), then pytest
-if [ "$tier" = full ]; then
+if [ "$tier" = full ] && [ "${MJHAND_SKIP_MJX:-0}" != "1" ]; then
   stage "grasp metrics on MJX (the mjx tier: JAX on CPU)"
   scripts/test-mjx.sh  # installs the extra's pins (only this tier does), then tests/python/mjx
 fi

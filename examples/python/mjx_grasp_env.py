@@ -12,7 +12,7 @@ import argparse
 import time
 from typing import Any, NamedTuple
 
-import mjhand.mjx as mh  # before the first JAX computation
+import mjhand.mjx as mh
 import jax
 import jax.numpy as jnp
 import mujoco

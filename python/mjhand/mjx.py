@@ -3,8 +3,10 @@
 The contacts of an ``mjx.Data`` between the object and the hand, their frames, G, J_H, sigma_min, isotropy and a smooth
 force-closure margin, as pure JAX functions of the data: ``jax.jit`` compiles them, ``jax.vmap`` batches them over
 thousands of states, and ``metrics_from_qpos`` is differentiable with respect to qpos (``jax.grad``). Every quantity
-is the C++ analysis' (``mjhand.grasp``) on the same contacts: same frames (eq 2 tangents), same column and row order,
-same sigma_min rule; tests/python/mjx cross-checks them in float64 (``jax.config.update("jax_enable_x64", True)``).
+is the C++ analysis' (``mjhand.grasp``) on the same contacts: same frames (eq 2 tangents), same rows per contact in the
+order of the data's contact list (``mjx.put_data`` groups a CPU state's contacts by condim), same sigma_min rule;
+tests/python/mjx cross-checks them in float64 (``jax.config.update("jax_enable_x64", True)``). float32 works with
+tolerances scaled to its precision (``_tolerances``); float64 is what the cross-checks hold to.
 
 Shapes are fixed so that one compiled function serves every state: a spec holds up to ``max_contacts`` contacts (K);
 G is 6 x 4K and J_H 4K x n_hand, four rows per contact (f_n, f_t, f_o, m_n) of which a frictionless contact uses the
@@ -48,7 +50,8 @@ from .grasp import body_id as _body_id, hand as _hand
 SMOOTHING = 2e-3
 #: Newton iterations of the margin's inner maximisation (converged long before on the shipped scenes: docs).
 MARGIN_ITERATIONS = 30
-#: The margin when no internal force presses the object at all (e.g. a single contact): below any feasible margin.
+#: The margin when no internal force presses the object at all (e.g. a single contact, or none): a fixed value, not a
+#: measure (a feasible grasp can be lower); GraspMetrics.margin_feasible tells the two apart.
 INFEASIBLE_MARGIN = -1.0
 
 
@@ -112,6 +115,7 @@ class GraspMetrics(NamedTuple):
     isotropy: jax.Array      # sigma_min / sigma_max (0 when G = 0)
     margin: jax.Array        # smooth force-closure margin (force_closure_margin)
     margin_converged: jax.Array  # the margin's Newton iterations met their tolerance
+    margin_feasible: jax.Array   # some internal force presses the object (else margin = INFEASIBLE_MARGIN)
 
 
 def _data_contact(d):
@@ -281,15 +285,24 @@ def _cholesky_solve(M, b):
                                                                     L[n - 1 - k, n - 1 - k]), jnp.zeros_like(b))
 
 
+def _tolerances(dtype):
+    """(sigma_min cut-off relative to sigma_max, feasibility of the margin's constraints, its convergence): the C++
+    values in float64; in float32 scaled to its precision (eigenvalues of G G^T carry ~eps sigma_max^2)."""
+    if jnp.dtype(dtype) == jnp.float64:
+        return 1e-7, 1e-9, 1e-8
+    eps = float(jnp.finfo(dtype).eps)
+    return 10 * eps ** 0.5, 1e3 * eps, 1e3 * eps
+
+
 def singular_values(G, mask):
     """(sigma_min, sigma_max, isotropy) of G from the eigenvalues of G G^T, with grasp_sigma_min's rule: sigma_min is
-    0 below 1e-7 sigma_max or with fewer than 6 rows in use."""
+    0 below 1e-7 sigma_max (float64; float32: _tolerances) or with fewer than 6 rows in use."""
     lam = eigvalsh(G @ G.T)
     tiny = jnp.finfo(G.dtype).tiny
     sig = jnp.sqrt(jnp.maximum(lam, tiny))  # tiny: a finite derivative at a zero eigenvalue
     smax = jnp.where(lam[5] > 0, sig[5], 0.0)
-    smin = jnp.where((sig[0] > 1e-7 * smax) & (jnp.sum(mask) >= 6), sig[0], 0.0)
-    return smin, smax, jnp.where(smax > 0, smin / smax, 0.0)
+    smin = jnp.where((sig[0] > _tolerances(G.dtype)[0] * smax) & (jnp.sum(mask) >= 6), sig[0], 0.0)
+    return smin, smax, jnp.where(smax > 0, smin / jnp.where(smax > 0, smax, 1.0), 0.0)
 
 
 def _slacks(x, cs, free, smoothing):
@@ -328,7 +341,7 @@ def _softmin_derivatives(x, cs, free, smoothing):
     z = jnp.where(use, -s / smoothing, -jnp.inf)
     phi = -smoothing * jax.nn.logsumexp(z)
     p = jnp.where(use, jnp.exp(z - jnp.max(z)), 0.0)
-    p = p / jnp.sum(p)
+    p = p / jnp.maximum(jnp.sum(p), jnp.finfo(x.dtype).tiny)  # no term in use (no contact): p = 0, not NaN
     g = jnp.einsum("kj,kjd->kd", p, a)
     W = jnp.einsum("kj,kjde->kde", p, jnp.einsum("kjd,kje->kjde", a, a) / smoothing - B)
     return phi, g, W
@@ -344,7 +357,8 @@ def force_closure_margin(G, cs, smoothing=SMOOTHING, iterations=MARGIN_ITERATION
     replaces the min by a softmin and |.| by sqrt(. ^ 2 + s^2), s = ``smoothing``, both from below: it lies in
     [m - s (1 + log terms), m], so a positive smooth margin certifies m > 0. The maximisation (concave, over an affine
     set) is solved by damped Newton steps; its derivative is the envelope theorem's, exact at the optimum. A grasp
-    where no internal force presses the object (one contact, all normals on one side) gets INFEASIBLE_MARGIN."""
+    where no internal force presses the object (no contact, one contact, parallel normals) gets INFEASIBLE_MARGIN and
+    feasible = False. Returns (margin, converged, feasible)."""
     mask = row_mask(cs)
     free = mask.at[:, 3].set(mask[:, 3] & (cs.mu_torsion > 0))  # no torsional friction: m_n must be 0
     dmask = free.reshape(-1).astype(G.dtype)
@@ -356,7 +370,8 @@ def force_closure_margin(G, cs, smoothing=SMOOTHING, iterations=MARGIN_ITERATION
     winv = jnp.where(w > 1e-12 * jnp.max(w), 1.0 / jnp.where(w > 0, w, 1.0), 0.0)
     AAinv = (V * winv) @ V.T
     x0 = A0.T @ (AAinv @ b)
-    feasible = jnp.max(jnp.abs(A0 @ x0 - b)) <= 1e-9
+    _, feasible_tol, converged_tol = _tolerances(G.dtype)
+    feasible = jnp.max(jnp.abs(A0 @ x0 - b)) <= feasible_tol
     k = free.shape[0]
     P = jnp.diag(dmask) - A0.T @ AAinv @ A0  # projector onto the feasible directions
     eye = jnp.eye(4 * k, dtype=G.dtype)
@@ -383,14 +398,14 @@ def force_closure_margin(G, cs, smoothing=SMOOTHING, iterations=MARGIN_ITERATION
 
     _, x, _ = jax.lax.while_loop(lambda c: (c[0] < iterations) & (c[2] > 1e-10), newton,
                                  (0, x0, jnp.asarray(jnp.inf, G.dtype)))
-    x = jax.lax.stop_gradient(x)
+    x = jax.lax.stop_gradient(jnp.where(feasible, x, 0.0))  # infeasible: x is meaningless (maybe NaN); no gradient
     value, grad, _ = _softmin_derivatives(x, cs0, free, smoothing)
     grad = jnp.where(free, grad, 0.0).reshape(-1)
     nu = jax.lax.stop_gradient(AAinv @ (A0 @ grad))
     # Envelope theorem: d/dtheta max {phi(x) : A(theta) x = b} = -nu^T dA/dtheta x at the optimum.
     value = value - nu @ (A @ x - b)
-    converged = feasible & (jnp.linalg.norm(P @ grad) <= 1e-8)
-    return jnp.where(feasible, value, INFEASIBLE_MARGIN), converged | ~feasible
+    converged = feasible & (jnp.linalg.norm(P @ grad) <= converged_tol)
+    return jnp.where(feasible, value, INFEASIBLE_MARGIN), converged | ~feasible, feasible
 
 
 class Analysis(NamedTuple):
@@ -409,10 +424,10 @@ def analyze(spec, m, d, smoothing=SMOOTHING, iterations=MARGIN_ITERATIONS):
     G = grasp_matrix(cs, reference)
     J_H = hand_jacobian(spec, m, d, cs)
     smin, smax, iso = singular_values(G, row_mask(cs))
-    margin, converged = force_closure_margin(G, cs, smoothing, iterations)
+    margin, converged, feasible = force_closure_margin(G, cs, smoothing, iterations)
     return Analysis(cs, reference, G, J_H,
                     GraspMetrics(jnp.minimum(cs.count, spec.max_contacts), cs.overflow, smin, smax, iso, margin,
-                                 converged))
+                                 converged, feasible))
 
 
 def grasp_metrics(spec, m, d, smoothing=SMOOTHING, iterations=MARGIN_ITERATIONS):
@@ -451,8 +466,9 @@ def object_collisions_only(model, object):
     obj = _body_id(model, object, "object")
     out = copy.copy(model)
     on_object = np.asarray(model.geom_bodyid) == obj
-    out.geom_contype[:] = np.where(on_object, 1, 0)
-    out.geom_conaffinity[:] = 1
+    collides = (np.asarray(model.geom_contype) | np.asarray(model.geom_conaffinity)) != 0  # visual geoms stay off
+    out.geom_contype[:] = np.where(on_object & collides, 1, 0)
+    out.geom_conaffinity[:] = np.where(collides, 1, 0)
     return out
 
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <utility>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -195,8 +196,9 @@ class GraspAnalysis {
                              std::to_string(qpos.shape(1))).c_str());
     }
     const size_t n = qpos.shape(0);
-    double* out = new double[4 * n];
-    nb::capsule owner(out, [](void* p) noexcept { delete[] static_cast<double*>(p); });
+    std::unique_ptr<double[]> buffer(new double[4 * n]);
+    nb::capsule owner(buffer.get(), [](void* p) noexcept { delete[] static_cast<double*>(p); });
+    double* out = buffer.release();  // the capsule owns it from here, also when the loop throws
     for (size_t i = 0; i < n; ++i) {
       std::copy_n(qpos.data() + i * m_->nq, m_->nq, d->qpos);
       mj_kinematics(m_, d);
@@ -204,6 +206,8 @@ class GraspAnalysis {
       mj_collision(m_, d);
       compute_grasp(m_, d, hand_, data_, options_);
       if (data_.scan.capacity_dropped > 0) {
+        data_.contacts.clear();
+        data_.rows = 0;  // no partial grasp is left behind, as compute()
         throw GraspError("state " + std::to_string(i) + ": more hand-object contacts than max_contacts=" +
                          std::to_string(max_contacts_));
       }

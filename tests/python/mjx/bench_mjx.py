@@ -27,7 +27,7 @@ def main(argv=None):
     ap.add_argument("--max-contacts", type=int, default=8, help="the spec's K (the grasp has 4 contacts)")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
-    import mjhand.mjx as mh  # first: it sets an XLA flag before JAX's backend starts (docs/python.md)
+    import mjhand.mjx as mh
     import jax
     jax.config.update("jax_enable_x64", True)
     jax.config.update("jax_platforms", a.device if a.device == "cpu" else "cuda")

@@ -26,6 +26,7 @@ def test_gradients_match_finite_differences(scene, obj):
         return jnp.stack([getattr(r, k) for k in KEYS])
 
     jf = jax.jit(f)
+    assert bool(jax.jit(lambda q: mh.metrics_from_qpos(spec, mx, dx, q).margin_converged)(q0))
     jac = np.asarray(jax.jit(jax.jacrev(f))(q0))
     assert np.all(np.isfinite(jac))
     coords = [m.jnt_qposadr[j] for j in range(m.njnt) if m.jnt_type[j] == mujoco.mjtJoint.mjJNT_HINGE]

@@ -18,7 +18,8 @@ def grasp(points, normals, condim=3, mu=0.5, mu_torsion=0.0, k=None):
 
 def test_two_antipodal_hard_contacts_press_with_half_the_force_each():
     cs, G = grasp([[0.05, 0, 0], [-0.05, 0, 0]], [[-1, 0, 0], [1, 0, 0]], mu=0.5, k=4)
-    margin, converged = mh.force_closure_margin(G, cs)
+    margin, converged, feasible = mh.force_closure_margin(G, cs)
+    assert bool(feasible)
     # exact: f_n = 1/2 each, f_t = 0: min(f_n, mu f_n) = 0.25; smooth: within s (1 + log 4) below
     assert converged and 0.25 - mh.SMOOTHING * (1 + np.log(4)) <= float(margin) <= 0.25
     smin, _, _ = mh.singular_values(G, mh.row_mask(cs))
@@ -30,11 +31,19 @@ def test_one_contact_or_none_is_infeasible_and_finite():
     assert float(mh.force_closure_margin(G, cs)[0]) == mh.INFEASIBLE_MARGIN
     empty = cs._replace(active=jnp.zeros(3, bool), count=jnp.asarray(0))
     G0 = mh.grasp_matrix(empty, jnp.zeros(3))
-    margin, converged = mh.force_closure_margin(G0, empty)
-    assert float(margin) == mh.INFEASIBLE_MARGIN and bool(converged)
+    margin, converged, feasible = mh.force_closure_margin(G0, empty)
+    assert float(margin) == mh.INFEASIBLE_MARGIN and bool(converged) and not bool(feasible)
     assert all(np.isfinite(float(x)) for x in mh.singular_values(G0, mh.row_mask(empty)))
     g = jax.grad(lambda p: mh.force_closure_margin(mh.grasp_matrix(cs._replace(pos=p), jnp.zeros(3)), cs)[0])(cs.pos)
     assert np.all(np.isfinite(np.asarray(g)))
+    # no contact at all: every metric and its gradient finite (one dropped object must not poison a batch's gradient)
+    def total(p):
+        e = empty._replace(pos=p)
+        G = mh.grasp_matrix(e, jnp.zeros(3))
+        smin, smax, iso = mh.singular_values(G, mh.row_mask(e))
+        return mh.force_closure_margin(G, e)[0] + smin + iso
+    g0 = jax.grad(total)(empty.pos + 0.01)
+    assert np.all(np.isfinite(np.asarray(g0)))
 
 
 def test_soft_contacts_need_torsional_friction_for_a_positive_margin_about_their_axis():
@@ -42,7 +51,7 @@ def test_soft_contacts_need_torsional_friction_for_a_positive_margin_about_their
     cs, G = grasp(pts, nrm, condim=4, mu=0.5, mu_torsion=0.01, k=2)
     smin, _, _ = mh.singular_values(G, mh.row_mask(cs))
     assert float(smin) > 0  # the torsion rows close the rotation about the axis
-    margin, _ = mh.force_closure_margin(G, cs)
+    margin, _, _ = mh.force_closure_margin(G, cs)
     assert 0.25 - mh.SMOOTHING * (1 + np.log(6)) <= float(margin) <= 0.25
 
 
@@ -62,7 +71,7 @@ def test_sign_agrees_with_the_cpp_force_closure_test_on_random_grasps():
     for _ in range(120):
         n = int(rng.integers(2, 6))
         pts, nrm = random_sphere_grasp(rng, n)
-        (margin, conv), smin = fn(pts, nrm)  # padded to 5 contacts inside: one compile per n
+        (margin, conv, _), smin = fn(pts, nrm)  # padded to 5 contacts inside: one compile per n
         assert bool(conv)
         if abs(float(margin)) < 0.03 or float(smin) == 0.0:
             continue  # near the boundary the C++ test's linearised cones decide differently
