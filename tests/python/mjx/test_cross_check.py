@@ -131,3 +131,16 @@ def test_float32_data_gives_the_float64_metrics_to_its_precision():
     a32 = jax.jit(lambda d: mh.grasp_metrics(spec, mx, d))(f32)
     assert a32.margin.dtype == np.float32 and bool(a32.margin_feasible)
     assert abs(float(a32.margin) - float(a64.margin)) < 1e-3 and abs(float(a32.sigma_min) / float(a64.sigma_min) - 1) < 1e-3
+
+
+def test_more_contacts_than_the_spec_holds_are_flagged():
+    """A spec of K = 2 on the Allegro grasp (4 contacts): the first two are kept, overflow says so."""
+    m, d = bare_state("real/allegro_scene.xml", grasp_states("real/allegro_scene.xml", "ball", times=(0.6,))[0])
+    g = mjhand.grasp(m, d, "ball")
+    assert len(g.contacts) > 2
+    spec = mh.grasp_spec(m, "ball", max_contacts=2)
+    out = jax.jit(lambda d: mh.analyze(spec, mjx.put_model(m), d))(mjx.put_data(m, d))
+    assert bool(out.metrics.overflow) and int(out.metrics.num_contacts) == 2 and int(out.contacts.count) == len(g.contacts)
+    assert close(out.contacts.pos, g.positions[:2])
+    with pytest.raises(ValueError, match="max_contacts"):
+        mh.grasp_spec(m, "ball", max_contacts=0)
