@@ -101,8 +101,9 @@ class Contacts(NamedTuple):
     mu_torsion: jax.Array  # (K,) torsional friction [m]
     hand_body: jax.Array   # (K,) body on the hand side
     slot: jax.Array        # (K,) index into the data's contact arrays
-    active: jax.Array      # (K,) bool: a real contact (the first ``count``)
-    count: jax.Array       # () object-hand contacts in the data (may exceed K: see overflow)
+    active: jax.Array      # (K,) bool: a real contact (the first ``found``)
+    found: jax.Array       # () object-hand contacts in the data (may exceed K: see overflow); not `count`, which
+                           # would hide the tuple method
     overflow: jax.Array    # () bool: more contacts than K; the first K are kept and every metric is flagged
 
 
@@ -426,7 +427,7 @@ def analyze(spec, m, d, smoothing=SMOOTHING, iterations=MARGIN_ITERATIONS):
     smin, smax, iso = singular_values(G, row_mask(cs))
     margin, converged, feasible = force_closure_margin(G, cs, smoothing, iterations)
     return Analysis(cs, reference, G, J_H,
-                    GraspMetrics(jnp.minimum(cs.count, spec.max_contacts), cs.overflow, smin, smax, iso, margin,
+                    GraspMetrics(jnp.minimum(cs.found, spec.max_contacts), cs.overflow, smin, smax, iso, margin,
                                  converged, feasible))
 
 

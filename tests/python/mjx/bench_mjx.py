@@ -52,7 +52,7 @@ def main(argv=None):
         G = mh.grasp_matrix(cs, dq.xipos[spec.object_body])
         J_H = mh.hand_jacobian(spec, mx, dq, cs)
         smin, smax, iso = mh.singular_values(G, mh.row_mask(cs))
-        return jnp.stack([cs.count.astype(G.dtype), smin, smax, iso]), jnp.sum(J_H)
+        return jnp.stack([cs.found.astype(G.dtype), smin, smax, iso]), jnp.sum(J_H)
 
     with_margin = jax.jit(jax.vmap(lambda q: mh.metrics_from_qpos(spec, mx, dx, q)))
     same = jax.jit(jax.vmap(same_quantities))

@@ -109,7 +109,7 @@ def test_mjx_collision_finds_the_same_contacts_as_mujoco(scene, obj):
     dq = jax.jit(lambda q: mh.positions(mx, mjx.make_data(mx), q))(q)
     cs = mh.contacts(spec, dq)
     k = len(g.contacts)
-    assert int(cs.count) == k
+    assert int(cs.found) == k
     pairs = sorted((c.hand_geom, c.object_geom) for c in g.contacts)
     c = mh._data_contact(dq)
     geoms = np.asarray(c.geom)[np.asarray(cs.slot[:k])]
@@ -140,7 +140,7 @@ def test_more_contacts_than_the_spec_holds_are_flagged():
     assert len(g.contacts) > 2
     spec = mh.grasp_spec(m, "ball", max_contacts=2)
     out = jax.jit(lambda d: mh.analyze(spec, mjx.put_model(m), d))(mjx.put_data(m, d))
-    assert bool(out.metrics.overflow) and int(out.metrics.num_contacts) == 2 and int(out.contacts.count) == len(g.contacts)
+    assert bool(out.metrics.overflow) and int(out.metrics.num_contacts) == 2 and int(out.contacts.found) == len(g.contacts)
     assert close(out.contacts.pos, g.positions[:2])
     with pytest.raises(ValueError, match="max_contacts"):
         mh.grasp_spec(m, "ball", max_contacts=0)

@@ -29,7 +29,7 @@ def test_two_antipodal_hard_contacts_press_with_half_the_force_each():
 def test_one_contact_or_none_is_infeasible_and_finite():
     cs, G = grasp([[0.05, 0, 0]], [[-1, 0, 0]], k=3)
     assert float(mh.force_closure_margin(G, cs)[0]) == mh.INFEASIBLE_MARGIN
-    empty = cs._replace(active=jnp.zeros(3, bool), count=jnp.asarray(0))
+    empty = cs._replace(active=jnp.zeros(3, bool), found=jnp.asarray(0))
     G0 = mh.grasp_matrix(empty, jnp.zeros(3))
     margin, converged, feasible = mh.force_closure_margin(G0, empty)
     assert float(margin) == mh.INFEASIBLE_MARGIN and bool(converged) and not bool(feasible)
